@@ -1,0 +1,323 @@
+package smtlib
+
+import "strings"
+
+// Term is one occurrence of a term (or sort, or s-expression) in a Script:
+// an index into the script's arena. Every Term has a position. Terms are only
+// meaningful together with the Script that made them.
+type Term uint32
+
+// NoTerm stands for an absent term, such as the value of an attribute that has
+// none.
+const NoTerm Term = ^Term(0)
+
+// Kind is the syntactic class of a term.
+type Kind uint8
+
+// The kinds of terms. Leaves (symbols and constants) have no children; the
+// layout of the children of the other kinds is given next to each.
+const (
+	KindNone      Kind = iota // absent value (NoTerm, attribute without value)
+	KindSymbol                // simple or quoted symbol; Name is the symbol without bars
+	KindNumeral               // 42
+	KindDecimal               // 4.2
+	KindHex                   // #x2a
+	KindBinary                // #b101
+	KindString                // "a ""quoted"" string", as written
+	KindKeyword               // :named
+	KindApp                   // (f t1 ... tn): Head is f, Args are t1..tn
+	KindIndexed               // (_ f i1 ... in): Head is f, Args are the indices
+	KindQualified             // (as f s): Head is the identifier f, Arg 0 the sort s
+	KindLet                   // (let ((v1 t1) ... (vn tn)) b): Args v1 t1 ... vn tn b
+	KindForall                // (forall ((v1 s1) ...) b): Args v1 s1 ... vn sn b
+	KindExists                // (exists ((v1 s1) ...) b): Args v1 s1 ... vn sn b
+	KindMatch                 // (match t ((p1 t1) ...)): Args t p1 t1 ... pn tn
+	KindAnnotated             // (! t :k1 v1 ...): Args t k1 v1 ...; a missing value is KindNone
+	KindList                  // (x1 ... xn): sort lists, sorted variables, s-expressions
+	KindPar                   // (par (u1 ... un) x): Args (u1 ... un) x, in datatype declarations
+	kindCommand               // a command's own node; never visible as a Term
+)
+
+var kindNames = [...]string{"none", "symbol", "numeral", "decimal", "hexadecimal", "binary",
+	"string", "keyword", "application", "indexed identifier", "qualified identifier", "let",
+	"forall", "exists", "match", "annotation", "list", "par", "command"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "kind?"
+}
+
+// IsConstant reports whether k is a spec_constant of SMT-LIB.
+func (k Kind) IsConstant() bool { return k >= KindNumeral && k <= KindString }
+
+// hasHead reports whether the first child of a node of kind k is its head.
+func (k Kind) hasHead() bool { return k == KindApp || k == KindIndexed || k == KindQualified }
+
+// A slot is one occurrence: what it refers to, and where it is.
+type slot struct {
+	ref uint32
+	pos Pos
+}
+
+// A ref's top two bits say what its index counts.
+const (
+	tagNode  = 0 << 30
+	tagSym   = 1 << 30
+	tagConst = 2 << 30
+	tagNone  = 3 << 30
+	tagMask  = 3 << 30
+	maxIndex = 1<<30 - 1
+)
+
+// node is a compound term. Its children are the slots from start up to the
+// next node's start: children are written when their parent closes, so the
+// blocks of consecutive nodes are adjacent. This keeps a node at 8 bytes.
+type node struct {
+	kind  Kind
+	cmd   CommandKind
+	start uint32
+}
+
+// Script is a parsed SMT-LIB script: its commands and the arena that holds
+// their terms.
+type Script struct {
+	File *File
+
+	cmds   []Command
+	slots  []slot
+	nodes  []node
+	syms   []string
+	consts []string
+
+	symIndex   map[string]uint32
+	constIndex map[string]uint32
+}
+
+// Command is one command of a script.
+type Command struct {
+	Kind CommandKind
+	Pos  Pos
+	node uint32
+}
+
+func newScript(file *File) *Script {
+	return &Script{
+		File:       file,
+		symIndex:   make(map[string]uint32),
+		constIndex: make(map[string]uint32),
+	}
+}
+
+// Commands returns the commands of the script in order.
+func (s *Script) Commands() []Command { return s.cmds }
+
+// Position expands a Pos of this script.
+func (s *Script) Position(p Pos) Position { return s.File.Position(p) }
+
+// Pos returns where t occurs.
+func (s *Script) Pos(t Term) Pos {
+	if t == NoTerm {
+		return NoPos
+	}
+	return s.slots[t].pos
+}
+
+// Kind returns the syntactic class of t.
+func (s *Script) Kind(t Term) Kind {
+	if t == NoTerm {
+		return KindNone
+	}
+	ref := s.slots[t].ref
+	switch ref & tagMask {
+	case tagNode:
+		return s.nodes[ref].kind
+	case tagSym:
+		return KindSymbol
+	case tagConst:
+		return constKind(s.consts[ref&maxIndex])
+	}
+	return KindNone
+}
+
+func constKind(text string) Kind {
+	switch text[0] {
+	case ':':
+		return KindKeyword
+	case '"':
+		return KindString
+	case '#':
+		if len(text) > 1 && text[1] == 'x' {
+			return KindHex
+		}
+		return KindBinary
+	}
+	if strings.IndexByte(text, '.') >= 0 {
+		return KindDecimal
+	}
+	return KindNumeral
+}
+
+// Name returns the name of a symbol (without bars), the text of a constant or
+// keyword as written, or "" for compound terms.
+func (s *Script) Name(t Term) string {
+	if t == NoTerm {
+		return ""
+	}
+	ref := s.slots[t].ref
+	switch ref & tagMask {
+	case tagSym:
+		return s.syms[ref&maxIndex]
+	case tagConst:
+		return s.consts[ref&maxIndex]
+	}
+	return ""
+}
+
+// IsSymbol reports whether t is the symbol name.
+func (s *Script) IsSymbol(t Term, name string) bool {
+	if t == NoTerm {
+		return false
+	}
+	ref := s.slots[t].ref
+	return ref&tagMask == tagSym && s.syms[ref&maxIndex] == name
+}
+
+// children returns the range of child slots of t.
+func (s *Script) children(t Term) (start, end uint32) {
+	if t == NoTerm {
+		return 0, 0
+	}
+	ref := s.slots[t].ref
+	if ref&tagMask != tagNode {
+		return 0, 0
+	}
+	return s.nodeRange(ref)
+}
+
+func (s *Script) nodeRange(n uint32) (start, end uint32) {
+	start = s.nodes[n].start
+	if int(n)+1 < len(s.nodes) {
+		return start, s.nodes[n+1].start
+	}
+	return start, uint32(len(s.slots))
+}
+
+// Head returns the head of an application, indexed or qualified identifier,
+// and NoTerm for other kinds.
+func (s *Script) Head(t Term) Term {
+	if !s.Kind(t).hasHead() {
+		return NoTerm
+	}
+	start, _ := s.children(t)
+	return Term(start)
+}
+
+// NumArgs returns the number of arguments of t (not counting a head).
+func (s *Script) NumArgs(t Term) int {
+	start, end := s.children(t)
+	n := int(end - start)
+	if n > 0 && s.Kind(t).hasHead() {
+		n--
+	}
+	return n
+}
+
+// Arg returns argument i of t (not counting a head).
+func (s *Script) Arg(t Term, i int) Term {
+	start, _ := s.children(t)
+	if s.Kind(t).hasHead() {
+		start++
+	}
+	return Term(start + uint32(i))
+}
+
+// Args returns the arguments of t (not counting a head) as a fresh slice.
+// Loops over large terms should prefer NumArgs and Arg.
+func (s *Script) Args(t Term) []Term {
+	n := s.NumArgs(t)
+	if n == 0 {
+		return nil
+	}
+	out := make([]Term, n)
+	first := s.Arg(t, 0)
+	for i := range out {
+		out[i] = first + Term(i)
+	}
+	return out
+}
+
+// NumChildren and Child give every child of t, the head included: the
+// uniform view that generic walks use.
+func (s *Script) NumChildren(t Term) int {
+	start, end := s.children(t)
+	return int(end - start)
+}
+
+// Child returns child i of t, counting a head as child 0.
+func (s *Script) Child(t Term, i int) Term {
+	start, _ := s.children(t)
+	return Term(start + uint32(i))
+}
+
+// CmdNumArgs returns the number of arguments of the command c.
+func (s *Script) CmdNumArgs(c Command) int {
+	start, end := s.nodeRange(c.node)
+	return int(end - start)
+}
+
+// CmdArg returns argument i of the command c; the layout per command kind is
+// documented with CommandKind.
+func (s *Script) CmdArg(c Command, i int) Term {
+	start, _ := s.nodeRange(c.node)
+	return Term(start + uint32(i))
+}
+
+// CmdArgs returns the arguments of c as a fresh slice.
+func (s *Script) CmdArgs(c Command) []Term {
+	start, end := s.nodeRange(c.node)
+	out := make([]Term, end-start)
+	for i := range out {
+		out[i] = Term(start + uint32(i))
+	}
+	return out
+}
+
+func (s *Script) internSym(b []byte) uint32 {
+	if i, ok := s.symIndex[string(b)]; ok {
+		return i
+	}
+	i := uint32(len(s.syms))
+	name := string(b)
+	s.syms = append(s.syms, name)
+	s.symIndex[name] = i
+	return i
+}
+
+func (s *Script) internConst(b []byte) uint32 {
+	if i, ok := s.constIndex[string(b)]; ok {
+		return i
+	}
+	i := uint32(len(s.consts))
+	text := string(b)
+	s.consts = append(s.consts, text)
+	s.constIndex[text] = i
+	return i
+}
+
+// NumSymbols returns how many distinct symbols the script uses.
+func (s *Script) NumSymbols() int { return len(s.syms) }
+
+// Size returns the number of term occurrences in the script's arena.
+func (s *Script) Size() int { return len(s.slots) }
+
+// trim gives back the spare capacity of the arena once parsing is done.
+func (s *Script) trim() {
+	if cap(s.slots) > len(s.slots)+len(s.slots)/16 {
+		s.slots = append([]slot(nil), s.slots...)
+	}
+	if cap(s.nodes) > len(s.nodes)+len(s.nodes)/16 {
+		s.nodes = append([]node(nil), s.nodes...)
+	}
+}

@@ -1,0 +1,58 @@
+package testenv
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// Skipf skips the test with the reason, or fails it when skips are not
+// allowed.
+func Skipf(t testing.TB, format string, args ...any) {
+	t.Helper()
+	if os.Getenv("SMTARENA_TEST_DISALLOW_SKIP") != "" {
+		t.Fatalf("SMTARENA_TEST_DISALLOW_SKIP is set, so this test may not skip: "+format, args...)
+	}
+	t.Skipf(format, args...)
+}
+
+// Root returns the repository's top directory.
+func Root() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..")
+}
+
+// Shared returns the path of a directory under ../shared (SMTARENA_SHARED
+// overrides the location), skipping the test if it is absent.
+func Shared(t testing.TB, sub string) string {
+	t.Helper()
+	dir := os.Getenv("SMTARENA_SHARED")
+	if dir == "" {
+		dir = filepath.Join(Root(), "..", "shared")
+	}
+	p := filepath.Join(dir, sub)
+	if _, err := os.Stat(p); err != nil {
+		Skipf(t, "needs the shared test data at %s: %v", p, err)
+	}
+	return p
+}
+
+// Files returns the files under dir whose names end in ext, in lexical order.
+func Files(t testing.TB, dir, ext string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && filepath.Ext(p) == ext {
+			out = append(out, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
