@@ -88,11 +88,11 @@ type Script struct {
 	cmds   []Command
 	slots  []slot
 	nodes  []node
-	syms   []string
-	consts []string
+	syms   []string // names of the symbols, indexed by a tagSym ref
+	consts []string // texts of constants and keywords, by a tagConst ref
 
-	symIndex   map[string]uint32
-	constIndex map[string]uint32
+	symTab   *interner // owns syms while parsing
+	constTab *interner
 }
 
 // Command is one command of a script.
@@ -103,11 +103,7 @@ type Command struct {
 }
 
 func newScript(file *File) *Script {
-	return &Script{
-		File:       file,
-		symIndex:   make(map[string]uint32),
-		constIndex: make(map[string]uint32),
-	}
+	return &Script{File: file, symTab: newInterner(), constTab: newInterner()}
 }
 
 // Commands returns the commands of the script in order.
@@ -285,24 +281,14 @@ func (s *Script) CmdArgs(c Command) []Term {
 }
 
 func (s *Script) internSym(b []byte) uint32 {
-	if i, ok := s.symIndex[string(b)]; ok {
-		return i
-	}
-	i := uint32(len(s.syms))
-	name := string(b)
-	s.syms = append(s.syms, name)
-	s.symIndex[name] = i
+	i := s.symTab.intern(b)
+	s.syms = s.symTab.names
 	return i
 }
 
 func (s *Script) internConst(b []byte) uint32 {
-	if i, ok := s.constIndex[string(b)]; ok {
-		return i
-	}
-	i := uint32(len(s.consts))
-	text := string(b)
-	s.consts = append(s.consts, text)
-	s.constIndex[text] = i
+	i := s.constTab.intern(b)
+	s.consts = s.constTab.names
 	return i
 }
 
@@ -314,10 +300,10 @@ func (s *Script) Size() int { return len(s.slots) }
 
 // trim gives back the spare capacity of the arena once parsing is done.
 func (s *Script) trim() {
-	if cap(s.slots) > len(s.slots)+len(s.slots)/16 {
+	if cap(s.slots) > len(s.slots)+len(s.slots)/8 {
 		s.slots = append([]slot(nil), s.slots...)
 	}
-	if cap(s.nodes) > len(s.nodes)+len(s.nodes)/16 {
+	if cap(s.nodes) > len(s.nodes)+len(s.nodes)/8 {
 		s.nodes = append([]node(nil), s.nodes...)
 	}
 }

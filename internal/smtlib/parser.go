@@ -1,6 +1,7 @@
 package smtlib
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -49,6 +50,9 @@ func Parse(filename string, src []byte, mode Mode) (*Script, error) {
 		return p.s, p.errs
 	}
 	p.sc.init(src, p.lexError)
+	parens, atoms := estimate(src)
+	p.s.nodes = make([]node, 0, parens+1)
+	p.s.slots = make([]slot, 0, parens+atoms+1)
 	p.next()
 	p.script()
 	p.s.trim()
@@ -158,6 +162,9 @@ func (p *parser) expect(k tokKind, what string) Pos {
 // command name where a term or ')' belongs almost always means a missing
 // ')', so the message says that and the parse resumes at that command.
 func (p *parser) unexpected(what string) {
+	if p.tok.kind == tokIllegal {
+		panic(bailout{}) // the scanner has said what is wrong with it
+	}
 	if p.atCommandStart() {
 		p.fail(p.tok.pos, "expected %s, found '%s' (missing ')' before this command?)", what, p.peek().text)
 	}
@@ -856,3 +863,27 @@ func (p *parser) finish(floor int) bool {
 	}
 	return true
 }
+
+// estimate counts opening parentheses and atoms (runs of symbol, numeral or
+// literal characters) so that the arena can be allocated once. Parentheses
+// and atoms inside comments and literals are counted too, so it errs high.
+// The loop is branch-free: it adds one at every start of a run.
+func estimate(src []byte) (parens, atoms int) {
+	parens = bytes.Count(src, []byte{'('})
+	prev := uint8(0)
+	for _, c := range src {
+		cur := atomChar[c]
+		atoms += int(cur &^ prev)
+		prev = cur
+	}
+	return parens, atoms
+}
+
+var atomChar = func() (t [256]uint8) {
+	for c := range 256 {
+		if class[c]&(cSymRest|cSymStart) != 0 || c == '#' || c == '"' || c == '|' || c == ':' {
+			t[c] = 1
+		}
+	}
+	return
+}()

@@ -167,25 +167,31 @@ func (s *scanner) next() token {
 		return s.number(start)
 	case c == '|':
 		off := start + 1
+		kind := tokQuotedSymbol
 		for off < len(src) && src[off] != '|' {
 			if src[off] == '\\' {
 				s.error(off, "backslash is not allowed in a quoted symbol")
+				kind = tokIllegal
 			}
 			off++
 		}
 		if off >= len(src) {
 			s.error(start, "quoted symbol not terminated")
 			s.off = off
-			return token{kind: tokQuotedSymbol, pos: pos, text: src[start+1 : off]}
+			return token{kind: tokIllegal, pos: pos, text: src[start:off]}
 		}
 		s.off = off + 1
-		return token{kind: tokQuotedSymbol, pos: pos, text: src[start+1 : off]}
+		if kind == tokIllegal {
+			return token{kind: kind, pos: pos, text: src[start : off+1]}
+		}
+		return token{kind: kind, pos: pos, text: src[start+1 : off]}
 	case c == '"':
 		off := start + 1
 		for {
 			if off >= len(src) {
 				s.error(start, "string literal not terminated")
-				break
+				s.off = off
+				return token{kind: tokIllegal, pos: pos, text: src[start:off]}
 			}
 			if src[off] == '"' {
 				if off+1 < len(src) && src[off+1] == '"' {
@@ -234,8 +240,10 @@ func (s *scanner) number(start int) token {
 		}
 		if off == frac {
 			s.error(start, "decimal needs digits after '.'")
+			kind = tokIllegal
+		} else {
+			kind = tokDecimal
 		}
-		kind = tokDecimal
 	}
 	if off < len(src) && class[src[off]]&cSymRest != 0 {
 		// "12abc": not a numeral and not a symbol.
@@ -249,6 +257,7 @@ func (s *scanner) number(start int) token {
 	s.off = off
 	if src[start] == '0' && start+1 < off && src[start+1] != '.' {
 		s.error(start, "numeral with a leading zero: %q", clip(string(src[start:off])))
+		kind = tokIllegal
 	}
 	return token{kind: kind, pos: Pos(start + 1), text: src[start:off]}
 }
