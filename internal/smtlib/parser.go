@@ -66,15 +66,15 @@ type bailout struct{}
 type frameKind uint8
 
 const (
-	fApp      frameKind = iota // (f args...): after each argument
-	fLetBind                   // (v t): after t
-	fLetBody                   // (let (...) body): after body
-	fQuant                     // (forall (...) body): after body
-	fMatchArg                  // (match t ...): after t
-	fMatchCase                 // (p t): after t
-	fMatchCases                // the match itself while its cases are parsed
-	fAnnot                     // (! t attrs...): after t or after a :pattern list
-	fPatterns                  // :pattern (t ...): after each term
+	fApp        frameKind = iota // (f args...): after each argument
+	fLetBind                     // (v t): after t
+	fLetBody                     // (let (...) body): after body
+	fQuant                       // (forall (...) body): after body
+	fMatchArg                    // (match t ...): after t
+	fMatchCase                   // (p t): after t
+	fMatchCases                  // the match itself while its cases are parsed
+	fAnnot                       // (! t attrs...): after t or after a :pattern list
+	fPatterns                    // :pattern (t ...): after each term
 )
 
 type frame struct {
