@@ -1,0 +1,80 @@
+// Command smtarena runs SMT solver competitions and evaluations end to end,
+// the way SMT-COMP does. This package only wires command-line flags to the
+// functions in internal/; see docs/architecture.md.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes, the CLI contract: scripts rely on them.
+const (
+	exitOK       = 0
+	exitJudged   = 1 // the command worked and judged the input bad (lint found errors)
+	exitBadInput = 2 // bad usage, unreadable or malformed input
+)
+
+// judgedError is returned by commands whose verdict is negative; it maps to
+// exit code 1 and prints nothing more (the verdict is already printed).
+type judgedError struct{ msg string }
+
+func (e judgedError) Error() string { return e.msg }
+
+// streams are the standard streams of a command, injected for tests.
+type streams struct {
+	in       io.Reader
+	out, err io.Writer
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], streams{os.Stdin, os.Stdout, os.Stderr})
+	stop()
+	os.Exit(code)
+}
+
+// run executes one command line and returns its exit code.
+func run(ctx context.Context, args []string, io streams) int {
+	root := newRootCmd(io)
+	root.SetArgs(args)
+	root.SetIn(io.in)
+	root.SetOut(io.out)
+	root.SetErr(io.err)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return exitOK
+	}
+	var j judgedError
+	if errors.As(err, &j) {
+		return exitJudged
+	}
+	fmt.Fprintln(io.err, "smtarena:", err)
+	return exitBadInput
+}
+
+func newRootCmd(io streams) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "smtarena",
+		Short:         "Run SMT solver competitions the way SMT-COMP does",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Version:       version,
+	}
+	root.AddCommand(
+		newFmtCmd(io),
+		newMetaCmd(io),
+		newGenerateCmd(io),
+	)
+	return root
+}
+
+// version is set by the Makefile from git describe.
+var version = "dev"
