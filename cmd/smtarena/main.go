@@ -72,6 +72,7 @@ func newRootCmd(io streams) *cobra.Command {
 		newFmtCmd(io),
 		newMetaCmd(io),
 		newGenerateCmd(io),
+		newLintCmd(io),
 	)
 	return root
 }

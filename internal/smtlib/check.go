@@ -53,6 +53,7 @@ type Checked struct {
 	sorts *sortTable
 	out   []Sort
 	refs  []ref
+	decls []Decl
 }
 
 // SortOf returns the sort of the term t.
@@ -73,6 +74,34 @@ func (c *Checked) Ref(t Term) Ref {
 		r.value = NoTerm
 	}
 	return Ref{Bind: r.bind, Theory: r.theory, Value: r.value}
+}
+
+// Decl is a function symbol the script declares or defines, with its rank:
+// what lint needs to judge which sorts a logic's benchmarks may use.
+type Decl struct {
+	Name   string
+	Bind   Binding
+	Pos    Pos
+	Params []Sort
+	Result Sort
+}
+
+// Decls returns the symbols the script declares and defines, in order.
+func (c *Checked) Decls() []Decl { return c.decls }
+
+// ArrayOf returns the index and element sorts of an array sort.
+func (c *Checked) ArrayOf(s Sort) (index, elem Sort, ok bool) {
+	if c.sorts.class(s) != classArray {
+		return NoSort, NoSort, false
+	}
+	d := c.sorts.data[s]
+	return d.args[0], d.args[1], true
+}
+
+// IsFree reports whether s is a sort the script declared (declare-sort).
+func (c *Checked) IsFree(s Sort) bool {
+	d := c.sorts.data[s]
+	return d.class == classUser && d.decl.dt == nil
 }
 
 // SortString writes a sort as SMT-LIB does.
@@ -106,7 +135,7 @@ func Check(s *Script, mode Mode) (*Checked, error) {
 		c.command(cmd)
 	}
 	c.errs.Sort()
-	res := &Checked{Script: s, Logic: c.logic, Used: c.used, sorts: c.sorts, out: c.out, refs: c.refs}
+	res := &Checked{Script: s, Logic: c.logic, Used: c.used, sorts: c.sorts, out: c.out, refs: c.refs, decls: c.funDecls}
 	return res, c.errs.Err()
 }
 
@@ -168,6 +197,7 @@ type checker struct {
 	refs     []ref
 	errs     ErrorList
 	stack    []checkFrame
+	funDecls []Decl
 	argBuf   []Sort
 }
 
@@ -610,6 +640,7 @@ func (c *checker) declareFun(name Term, f *fun) {
 		return
 	}
 	c.addFun(f)
+	c.funDecls = append(c.funDecls, Decl{Name: f.name, Bind: f.bind, Pos: c.s.Pos(name), Params: f.params, Result: f.result})
 }
 
 func (c *checker) addFun(f *fun) {
