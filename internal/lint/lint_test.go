@@ -2,6 +2,7 @@ package lint
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -132,7 +133,14 @@ func TestSharedBenchmarks(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				for _, fd := range res.Findings {
+				// A file's first findings show the kinds; the rest are
+				// counted, which keeps the 2014 golden file small.
+				const shown = 5
+				for i, fd := range res.Findings {
+					if i == shown {
+						fmt.Fprintf(&b, "%s: ... and %d more\n", rel, len(res.Findings)-shown)
+						break
+					}
 					b.WriteString(strings.Replace(fd.String(), f, rel, 1))
 					b.WriteByte('\n')
 				}
