@@ -37,11 +37,10 @@ func (t Theory) String() string {
 
 // opCall is one application of a theory symbol, as its check function sees it.
 type opCall struct {
-	name  string
-	idx   []uint64 // numeral indices of an indexed identifier
-	args  []Sort
-	as    Sort // the sort of an (as f S) qualification, or NoSort
-	arith Sort // sort of numerals in the logic: Int or Real
+	name string
+	idx  []uint64 // numeral indices of an indexed identifier
+	args []Sort
+	as   Sort // the sort of an (as f S) qualification, or NoSort
 }
 
 // opCheck returns the sort of an application, or an error message. It may
