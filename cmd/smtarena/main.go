@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/smtarena/smtarena/internal/sandbox"
 	"github.com/spf13/cobra"
 )
 
@@ -35,6 +36,7 @@ type streams struct {
 }
 
 func main() {
+	sandbox.Main() // the first process of a sandboxed run is this binary
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], streams{os.Stdin, os.Stdout, os.Stderr})
 	stop()
@@ -73,6 +75,7 @@ func newRootCmd(io streams) *cobra.Command {
 		newMetaCmd(io),
 		newGenerateCmd(io),
 		newLintCmd(io),
+		newExecCmd(io),
 	)
 	return root
 }

@@ -1,0 +1,202 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/smtarena/smtarena/internal/sandbox"
+	"github.com/spf13/cobra"
+)
+
+// ExecOptions are the flags of `smtarena exec`.
+type ExecOptions struct {
+	CPULimit, WallLimit float64 // seconds
+	MemLimitMB          int64
+	PidsLimit           int
+	OutputLimitMB       int64
+	Cores               string
+	Stdin               string
+	WorkDir             string
+	KeepWorkDir         bool
+	Protocol            string
+	Grace               float64
+	Output              string
+	JSON                bool
+	Backend             string
+}
+
+func newExecCmd(io streams) *cobra.Command {
+	opts := ExecOptions{Protocol: "2022", Grace: 1}
+	cmd := &cobra.Command{
+		Use:   "exec [flags] -- CMD ARGS...",
+		Short: "Run one program under limits, isolated, and print what was measured",
+		Long: `Run one program as the competition runs a solver: under CPU, wall, memory,
+process and output limits, in its own PID, mount and network namespaces, with a
+private /tmp, a fresh working directory and (as root) a user of its own, and
+measure it through the kernel's accounting of the whole process tree.
+
+The measurements are printed as key=value lines (or one JSON object with
+--json): reason (completed, cputime, walltime, memory, output, pids, killed,
+failed), wall_s, cpu_s, user_s, sys_s, peak_mb, exit_code, signal, backend
+(cgroup2, cgroup1 or fallback), accurate, workdir, output_bytes, start, end,
+and error for a run that failed to start. The program's standard output and
+error go to --output, or to standard output.`,
+		Example: `  smtarena exec --cpu-limit 20 --mem-limit 2048 -- z3 bench.smt2
+  smtarena exec --protocol 2005 --cpu-limit 10 --stdin bench.smt -- cvc4 --lang smt1`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runExec(cmd.Context(), opts, args, io)
+		},
+	}
+	f := cmd.Flags()
+	f.Float64Var(&opts.CPULimit, "cpu-limit", 0, "CPU time limit of the process tree, seconds")
+	f.Float64Var(&opts.WallLimit, "wall-limit", 0, "wall-clock limit, seconds")
+	f.Int64Var(&opts.MemLimitMB, "mem-limit", 0, "memory limit of the process tree, MB")
+	f.IntVar(&opts.PidsLimit, "pids-limit", 0, "most processes and threads at once")
+	f.Int64Var(&opts.OutputLimitMB, "output-limit", 0, "output limit, MB (the head is kept, and the tail in memory)")
+	f.StringVar(&opts.Cores, "cores", "", "CPUs to pin the run to, as 0,2-3")
+	f.StringVar(&opts.Stdin, "stdin", "", "file to give as standard input (default /dev/null)")
+	f.StringVar(&opts.WorkDir, "workdir", "", "working directory (default: a fresh one, deleted afterwards)")
+	f.BoolVar(&opts.KeepWorkDir, "keep-workdir", false, "keep the fresh working directory")
+	f.StringVar(&opts.Protocol, "protocol", opts.Protocol, "termination protocol: 2022 (SIGTERM, grace, SIGKILL) or 2005 (SIGXCPU, SIGKILL 3 s later)")
+	f.Float64Var(&opts.Grace, "grace", opts.Grace, "seconds between SIGTERM and SIGKILL (protocol 2022)")
+	f.StringVar(&opts.Output, "output", "", "file for the program's output (default: standard output)")
+	f.BoolVar(&opts.JSON, "json", false, "print the measurements as one JSON object")
+	f.StringVar(&opts.Backend, "backend", "", "force a backend: cgroup2, cgroup1 or fallback")
+	return cmd
+}
+
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+// parseCores reads a CPU list such as 0,2-3.
+func parseCores(s string) ([]int, error) {
+	var out []int
+	if s == "" {
+		return nil, nil
+	}
+	for _, part := range strings.Split(s, ",") {
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err := strconv.Atoi(lo)
+		if err != nil {
+			return nil, fmt.Errorf("--cores %q: %w", s, err)
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.Atoi(hi); err != nil || b < a {
+				return nil, fmt.Errorf("--cores %q: bad range %q", s, part)
+			}
+		}
+		for c := a; c <= b; c++ {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+func runExec(ctx context.Context, opts ExecOptions, args []string, io streams) error {
+	cores, err := parseCores(opts.Cores)
+	if err != nil {
+		return err
+	}
+	if opts.Protocol != "2022" && opts.Protocol != "2005" {
+		return fmt.Errorf("--protocol %q: want 2022 or 2005", opts.Protocol)
+	}
+	// The program runs in a fresh directory: file arguments given relative
+	// to here are passed as absolute paths.
+	args = append([]string(nil), args...)
+	for i := 1; i < len(args); i++ {
+		if !filepath.IsAbs(args[i]) && !strings.HasPrefix(args[i], "-") {
+			if _, err := os.Stat(args[i]); err == nil {
+				if abs, err := filepath.Abs(args[i]); err == nil {
+					args[i] = abs
+				}
+			}
+		}
+	}
+	spec := sandbox.Spec{
+		Args: args,
+		Limits: sandbox.Limits{CPU: seconds(opts.CPULimit), Wall: seconds(opts.WallLimit),
+			MemoryBytes: opts.MemLimitMB << 20, Pids: opts.PidsLimit, OutputBytes: opts.OutputLimitMB << 20, Cores: cores},
+		Protocol: sandbox.Protocol(opts.Protocol), Grace: seconds(opts.Grace),
+		WorkDir: opts.WorkDir, KeepWorkDir: opts.KeepWorkDir, Backend: opts.Backend,
+		Stdout: io.out,
+	}
+	if opts.Stdin != "" {
+		f, err := os.Open(opts.Stdin)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		spec.Stdin = f
+	}
+	report := io.out
+	if opts.Output != "" {
+		f, err := os.Create(opts.Output)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		spec.Stdout = f
+	} else {
+		report = io.err // keep the program's output clean on stdout
+	}
+	res, err := sandbox.Run(ctx, spec)
+	if perr := printResult(report, res, opts.JSON); perr != nil {
+		return perr
+	}
+	if err != nil {
+		return err
+	}
+	if res.Reason == sandbox.Failed {
+		return fmt.Errorf("run failed: %s", res.Error)
+	}
+	return nil
+}
+
+// resultFields are the measurements in the order they are printed.
+func resultFields(r sandbox.Result) [][2]string {
+	sec := func(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', 6, 64) }
+	f := [][2]string{
+		{"reason", string(r.Reason)},
+		{"wall_s", sec(r.Wall)}, {"cpu_s", sec(r.CPU)}, {"user_s", sec(r.User)}, {"sys_s", sec(r.Sys)},
+		{"peak_mb", strconv.FormatFloat(float64(r.PeakMemoryBytes)/(1<<20), 'f', 3, 64)},
+		{"exit_code", strconv.Itoa(r.ExitCode)}, {"signal", r.Signal},
+		{"backend", r.Backend}, {"accurate", strconv.FormatBool(r.Accurate)},
+		{"workdir", r.WorkDir}, {"output_bytes", strconv.FormatInt(r.OutputBytes, 10)},
+		{"start", r.Start.UTC().Format(time.RFC3339Nano)}, {"end", r.End.UTC().Format(time.RFC3339Nano)},
+	}
+	if r.Error != "" {
+		f = append(f, [2]string{"error", r.Error})
+	}
+	return f
+}
+
+func printResult(w io.Writer, r sandbox.Result, asJSON bool) error {
+	fields := resultFields(r)
+	if asJSON {
+		m := make(map[string]any, len(fields))
+		for _, kv := range fields {
+			if v, err := strconv.ParseFloat(kv[1], 64); err == nil && kv[0] != "signal" {
+				m[kv[0]] = v
+			} else if kv[0] == "accurate" {
+				m[kv[0]] = r.Accurate
+			} else {
+				m[kv[0]] = kv[1]
+			}
+		}
+		return json.NewEncoder(w).Encode(m)
+	}
+	for _, kv := range fields {
+		if _, err := fmt.Fprintf(w, "%s=%s\n", kv[0], kv[1]); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,451 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// CgroupRoot is where cgroup hierarchies are mounted; tests point it at a
+// fake tree.
+var CgroupRoot = "/sys/fs/cgroup"
+
+var runCounter atomic.Uint64
+
+// Run executes spec and returns what was measured. The error is for runs
+// that could not be set up at all (no backend, no working directory); a
+// program that cannot be started is a Result with Reason Failed.
+func Run(ctx context.Context, spec Spec) (Result, error) {
+	if len(spec.Args) == 0 {
+		return Result{Reason: Failed, Error: "no command"}, errors.New("sandbox: no command")
+	}
+	r := &run{spec: spec, root: os.Geteuid() == 0}
+	if r.spec.Protocol == "" {
+		r.spec.Protocol = Protocol2022
+	}
+	if r.spec.Grace == 0 {
+		r.spec.Grace = time.Second
+	}
+	if r.spec.Protocol == Protocol2005 {
+		r.spec.Grace = 3 * time.Second
+		if r.spec.Limits.Wall == 0 && r.spec.Limits.CPU > 0 {
+			r.spec.Limits.Wall = r.spec.Limits.CPU + 30*time.Second
+		}
+	}
+	return r.exec(ctx)
+}
+
+type run struct {
+	spec    Spec
+	root    bool
+	id      string
+	uid     int
+	workdir string
+	be      backend
+	cmd     *exec.Cmd
+	start   time.Time
+
+	mu        sync.Mutex
+	reason    Reason
+	killTimer *time.Timer
+	done      chan struct{}
+}
+
+// baseDir is where fresh working directories go: not under /tmp, which each
+// run gets privately.
+func baseDir(root bool) string {
+	if d := os.Getenv("SMTARENA_RUN_DIR"); d != "" {
+		return d
+	}
+	if root {
+		return "/var/lib/smtarena/runs"
+	}
+	return filepath.Join(os.TempDir(), "smtarena-runs")
+}
+
+func (r *run) exec(ctx context.Context) (res Result, err error) {
+	n := runCounter.Add(1)
+	r.id = fmt.Sprintf("run-%d-%d", os.Getpid(), n)
+	r.uid = -1
+	if r.root {
+		// A user of its own per run: runs cannot read each other's files.
+		r.uid = 1_000_000_000 + (os.Getpid()%100_000)*1000 + int(n%1000)
+	}
+	if err := r.makeWorkdir(); err != nil {
+		return Result{Reason: Failed, Error: err.Error()}, err
+	}
+	defer func() {
+		if !r.spec.KeepWorkDir && r.spec.WorkDir == "" {
+			if e := os.RemoveAll(r.workdir); e != nil && err == nil {
+				err = fmt.Errorf("sandbox: remove work dir: %w", e)
+			}
+		}
+	}()
+	if r.be, err = r.backend(); err != nil {
+		return Result{Reason: Failed, Error: err.Error(), WorkDir: r.workdir}, err
+	}
+	defer func() {
+		if e := r.be.destroy(); e != nil && err == nil {
+			err = e
+		}
+	}()
+	return r.runHelper(ctx)
+}
+
+func (r *run) makeWorkdir() error {
+	if r.spec.WorkDir != "" {
+		r.workdir = r.spec.WorkDir
+		if err := os.MkdirAll(r.workdir, 0o755); err != nil {
+			return fmt.Errorf("sandbox: work dir: %w", err)
+		}
+	} else {
+		base := baseDir(r.root)
+		if err := os.MkdirAll(base, 0o711); err != nil {
+			return fmt.Errorf("sandbox: work dir: %w", err)
+		}
+		d, err := os.MkdirTemp(base, r.id+"-")
+		if err != nil {
+			return fmt.Errorf("sandbox: work dir: %w", err)
+		}
+		r.workdir = d
+	}
+	if r.uid >= 0 {
+		if err := os.Chown(r.workdir, r.uid, r.uid); err != nil {
+			return fmt.Errorf("sandbox: work dir: %w", err)
+		}
+		if err := os.Chmod(r.workdir, 0o700); err != nil {
+			return fmt.Errorf("sandbox: work dir: %w", err)
+		}
+	}
+	return nil
+}
+
+// pickBackend names the best backend this machine offers.
+func pickBackend(root bool) string {
+	if _, err := os.Stat(filepath.Join(CgroupRoot, "cgroup.controllers")); err == nil && cgroup2Parent() != "" {
+		return "cgroup2"
+	}
+	if _, err := os.Stat(filepath.Join(CgroupRoot, "cpuacct", "cpuacct.usage")); err == nil && root {
+		return "cgroup1"
+	}
+	return "fallback"
+}
+
+// cgroup2Parent is the delegated v2 cgroup runs are created in: the one
+// named by SMTARENA_CGROUP2, or none.
+func cgroup2Parent() string {
+	if p := os.Getenv("SMTARENA_CGROUP2"); p != "" {
+		return filepath.Join(CgroupRoot, p)
+	}
+	return ""
+}
+
+func (r *run) backend() (backend, error) {
+	name := r.spec.Backend
+	if name == "" {
+		name = pickBackend(r.root)
+	}
+	switch name {
+	case "cgroup2":
+		parent := cgroup2Parent()
+		if parent == "" {
+			return nil, errors.New("sandbox: cgroup2 needs a delegated cgroup in SMTARENA_CGROUP2")
+		}
+		return newCgroup2(parent, r.id, r.spec.Limits)
+	case "cgroup1":
+		return newCgroup1(CgroupRoot, r.id, r.spec.Limits)
+	case "fallback":
+		return newProcPoll(r.spec.Limits), nil
+	}
+	return nil, fmt.Errorf("sandbox: unknown backend %q (want cgroup2, cgroup1 or fallback)", name)
+}
+
+// env is the clean environment of a run, with the limits as StarExec gives
+// them.
+func (r *run) env() []string {
+	path := os.Getenv("PATH")
+	if path == "" {
+		path = "/usr/local/bin:/usr/bin:/bin"
+	}
+	env := []string{"PATH=" + path, "HOME=" + r.workdir, "TMPDIR=/tmp", "LANG=C.UTF-8"}
+	l := r.spec.Limits
+	if l.Wall > 0 {
+		env = append(env, "STAREXEC_WALLCLOCK_LIMIT="+strconv.FormatInt(int64(l.Wall/time.Second), 10))
+	}
+	if l.CPU > 0 {
+		env = append(env, "STAREXEC_CPU_LIMIT="+strconv.FormatInt(int64(l.CPU/time.Second), 10))
+	}
+	if l.MemoryBytes > 0 {
+		env = append(env, "STAREXEC_MAX_MEM="+strconv.FormatInt(l.MemoryBytes>>20, 10))
+	}
+	return append(env, r.spec.Env...)
+}
+
+// hidden reports whether path lies under a directory that gets a private
+// mount in the run.
+func hidden(path string) bool {
+	for _, d := range []string{"/tmp", "/var/tmp", "/dev/shm"} {
+		if path == d || strings.HasPrefix(path, d+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *run) config() initConfig {
+	cfg := initConfig{Args: r.spec.Args, Env: r.env(), Dir: r.workdir, UID: r.uid, GID: r.uid,
+		Mounts: r.root, NewPID: r.root, Cores: r.spec.Limits.Cores}
+	if r.uid >= 0 && r.spec.Limits.Pids > 0 {
+		cfg.Nproc = r.spec.Limits.Pids
+	}
+	if r.be.name() == "fallback" {
+		cfg.ASLimit = r.spec.Limits.MemoryBytes
+	}
+	for _, p := range append([]string{r.workdir}, r.spec.Args[1:]...) {
+		if abs, err := filepath.Abs(p); err == nil && hidden(abs) {
+			if _, err := os.Stat(abs); err == nil {
+				cfg.BindPaths = append(cfg.BindPaths, abs)
+			}
+		}
+	}
+	return cfg
+}
+
+func (r *run) runHelper(ctx context.Context) (Result, error) {
+	res := Result{ExitCode: -1, Backend: r.be.name(), Accurate: r.be.accurate(), WorkDir: r.workdir}
+	exe, err := os.Executable()
+	if err != nil {
+		return r.failed(res, "find own executable: "+err.Error())
+	}
+	cfgR, cfgW, err := os.Pipe()
+	if err != nil {
+		return r.failed(res, err.Error())
+	}
+	repR, repW, err := os.Pipe()
+	if err != nil {
+		return r.failed(res, err.Error())
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return r.failed(res, err.Error())
+	}
+	defer func() { cfgW.Close(); repR.Close(); outR.Close() }()
+
+	cmd := exec.Command(exe, initArg)
+	cmd.Env = []string{}
+	cmd.ExtraFiles = []*os.File{cfgR, repW}
+	cmd.Stdout, cmd.Stderr = outW, outW
+	var stdinCopy func()
+	switch in := r.spec.Stdin.(type) {
+	case nil:
+	case *os.File:
+		cmd.Stdin = in
+	default:
+		inR, inW, err := os.Pipe()
+		if err != nil {
+			return r.failed(res, err.Error())
+		}
+		cmd.Stdin = inR
+		defer inR.Close()
+		stdinCopy = func() {
+			_, _ = io.Copy(inW, in)
+			inW.Close()
+		}
+	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if r.root {
+		cmd.SysProcAttr.Cloneflags = syscall.CLONE_NEWPID | syscall.CLONE_NEWNS | syscall.CLONE_NEWNET | syscall.CLONE_NEWIPC
+	}
+	r.cmd = cmd
+	r.done = make(chan struct{})
+	r.start = time.Now()
+	res.Start = r.start
+	if err := cmd.Start(); err != nil {
+		cfgR.Close()
+		repW.Close()
+		outW.Close()
+		return r.failed(res, "start: "+err.Error())
+	}
+	cfgR.Close()
+	repW.Close()
+	outW.Close()
+	if stdinCopy != nil {
+		go stdinCopy()
+	}
+	if err := r.be.add(cmd.Process.Pid); err != nil {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		return r.failed(res, err.Error())
+	}
+	if err := json.NewEncoder(cfgW).Encode(r.config()); err != nil {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		return r.failed(res, "send config: "+err.Error())
+	}
+	cfgW.Close()
+
+	out := newOutputSink(r.spec.Stdout, r.spec.Limits.OutputBytes, r.spec.OnLine, r)
+	outDone := make(chan struct{})
+	go func() {
+		out.copyFrom(outR)
+		close(outDone)
+	}()
+	pollDone := make(chan struct{})
+	go r.poll(ctx, pollDone)
+
+	waitErr := cmd.Wait()
+	res.End = time.Now()
+	res.Wall = res.End.Sub(r.start)
+	close(r.done)
+	<-pollDone
+	r.mu.Lock()
+	if r.killTimer != nil {
+		r.killTimer.Stop()
+	}
+	r.mu.Unlock()
+	// Every process of the run is gone with the namespace (or is killed
+	// now), so the output pipe reaches EOF.
+	r.be.kill()
+	select {
+	case <-outDone:
+	case <-time.After(2 * time.Second):
+		outR.Close()
+		<-outDone
+	}
+
+	var rep initReport
+	if b, _ := io.ReadAll(repR); len(bytes.TrimSpace(b)) > 0 {
+		if err := json.Unmarshal(b, &rep); err != nil {
+			rep.Error = "bad report from the run's first process: " + err.Error()
+		}
+	} else if waitErr != nil {
+		rep.Error = "the run's first process died: " + waitErr.Error()
+		rep.Started = true
+		rep.Signal = "SIGKILL"
+	}
+	user, sys, uerr := r.be.usage()
+	if uerr != nil || !r.be.accurate() {
+		// The fallback's final word is the kernel's rusage of everything
+		// the first process reaped.
+		if ru := time.Duration(rep.UserNs); ru > user {
+			user = ru
+		}
+		if rs := time.Duration(rep.SysNs); rs > sys {
+			sys = rs
+		}
+	}
+	res.User, res.Sys, res.CPU = user, sys, user+sys
+	res.PeakMemoryBytes = r.be.peak()
+	if p := rep.MaxRSSKB << 10; !r.be.accurate() && p > res.PeakMemoryBytes {
+		res.PeakMemoryBytes = p
+	}
+	res.ExitCode, res.Signal = rep.ExitCode, rep.Signal
+	res.OutputBytes, res.Tail = out.total, out.tailBytes()
+	r.mu.Lock()
+	res.Reason = r.reason
+	r.mu.Unlock()
+	if res.Reason == "" {
+		res.Reason = Completed
+		if h := r.be.hit(); h != "" && rep.Signal != "" {
+			res.Reason = h // the kernel killed the solver at a limit
+		}
+	}
+	if !rep.Started {
+		res.Reason = Failed
+		res.Error = rep.Error
+	}
+	return res, nil
+}
+
+func (r *run) failed(res Result, msg string) (Result, error) {
+	res.Reason, res.Error = Failed, msg
+	res.End = time.Now()
+	return res, nil
+}
+
+// poll watches the limits until the run ends.
+func (r *run) poll(ctx context.Context, done chan struct{}) {
+	defer close(done)
+	l := r.spec.Limits
+	var wall <-chan time.Time
+	if l.Wall > 0 {
+		t := time.NewTimer(l.Wall - time.Since(r.start))
+		defer t.Stop()
+		wall = t.C
+	}
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-r.done:
+			return
+		case <-ctx.Done():
+			r.terminate(Killed)
+		case <-wall:
+			r.terminate(WallTime)
+		case <-tick.C:
+			if l.CPU > 0 {
+				if u, s, err := r.be.usage(); err == nil && u+s >= l.CPU {
+					r.terminate(CPUTime)
+				}
+			} else if !r.be.accurate() {
+				_, _, _ = r.be.usage() // the fallback samples memory here
+			}
+			if h := r.be.hit(); h != "" {
+				r.terminate(h)
+			}
+		}
+	}
+}
+
+// terminate ends the run for a reason (the first one wins): by the
+// protocol for the time limits, at once for the others.
+func (r *run) terminate(reason Reason) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.reason != "" {
+		return
+	}
+	r.reason = reason
+	p := r.cmd.Process
+	killNow := func() {
+		_ = p.Signal(syscall.SIGUSR1) // the first process kills the namespace
+		r.be.kill()
+		time.AfterFunc(time.Second, func() {
+			select {
+			case <-r.done:
+			default:
+				_ = p.Kill()
+				r.be.kill()
+			}
+		})
+	}
+	if reason != CPUTime && reason != WallTime {
+		killNow()
+		return
+	}
+	sig := syscall.SIGTERM
+	if r.spec.Protocol == Protocol2005 && reason == CPUTime {
+		sig = syscall.SIGXCPU
+	}
+	_ = p.Signal(sig)
+	r.killTimer = time.AfterFunc(r.spec.Grace, killNow)
+}
+
+// cpuNow returns the CPU time of the run so far, for line timestamps.
+func (r *run) cpuNow() time.Duration {
+	u, s, _ := r.be.usage()
+	return u + s
+}
