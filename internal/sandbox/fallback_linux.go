@@ -40,6 +40,7 @@ type procStat struct {
 	pid, ppid              int
 	user, sys, cuser, csys int64 // clock ticks
 	rssPages               int64
+	threads                int64
 }
 
 func readStat(pid string) (procStat, bool) {
@@ -60,7 +61,7 @@ func readStat(pid string) (procStat, bool) {
 	id, _ := strconv.Atoi(pid)
 	// Fields after the command: state(0) ppid(1) ... utime(11) stime(12)
 	// cutime(13) cstime(14) ... rss(21).
-	return procStat{pid: id, ppid: int(n(1)), user: n(11), sys: n(12), cuser: n(13), csys: n(14), rssPages: n(21)}, true
+	return procStat{pid: id, ppid: int(n(1)), user: n(11), sys: n(12), cuser: n(13), csys: n(14), threads: n(17), rssPages: n(21)}, true
 }
 
 // members returns the run's live processes.
@@ -110,11 +111,12 @@ func (p *procPoll) members() []procStat {
 const clockTick = 10 * time.Millisecond // USER_HZ is 100 on Linux
 
 func (p *procPoll) usage() (user, sys time.Duration, err error) {
-	var u, s, rss int64
+	var u, s, rss, threads int64
 	for _, st := range p.members() {
 		u += st.user + st.cuser
 		s += st.sys + st.csys
 		rss += st.rssPages
+		threads += st.threads
 	}
 	rss *= int64(os.Getpagesize())
 	p.mu.Lock()
@@ -123,6 +125,11 @@ func (p *procPoll) usage() (user, sys time.Duration, err error) {
 	}
 	if p.limit.MemoryBytes > 0 && rss > p.limit.MemoryBytes {
 		p.hitWhat = Memory
+	}
+	// RLIMIT_NPROC refuses forks at the limit; at the limit, the run has
+	// hit it (threads count, as for pids.max).
+	if p.limit.Pids > 0 && threads >= int64(p.limit.Pids) && p.hitWhat == "" {
+		p.hitWhat = Pids
 	}
 	p.mu.Unlock()
 	return time.Duration(u) * clockTick, time.Duration(s) * clockTick, nil

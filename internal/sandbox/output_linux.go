@@ -22,6 +22,7 @@ type outputSink struct {
 	tailPos int
 	wrapped bool
 	partial []byte
+	cut     bool // the limit was reached
 }
 
 func newOutputSink(w io.Writer, limit int64, onLine func([]byte, time.Duration, time.Duration), r *run) *outputSink {
@@ -43,7 +44,8 @@ func (o *outputSink) copyFrom(r io.Reader) {
 		}
 	}
 	if o.onLine != nil && len(o.partial) > 0 {
-		o.onLine(o.partial, time.Since(o.run.start), o.run.cpuNow())
+		wall := time.Since(o.run.start)
+		o.onLine(o.partial, wall, o.run.cpuNow())
 	}
 }
 
@@ -57,10 +59,11 @@ func (o *outputSink) write(b []byte) {
 		_, _ = o.w.Write(b)
 		return
 	}
-	if start < o.limit {
+	if !o.cut {
 		head := o.limit - start
 		_, _ = o.w.Write(b[:head])
 		b = b[head:]
+		o.cut = true
 		o.run.terminate(Output)
 	}
 	o.keepTail(b)
@@ -108,7 +111,8 @@ func (o *outputSink) lines(b []byte) {
 			line = append(o.partial, line...)
 			o.partial = o.partial[:0]
 		}
-		o.onLine(line, time.Since(o.run.start), o.run.cpuNow())
+		wall := time.Since(o.run.start)
+		o.onLine(line, wall, o.run.cpuNow())
 		b = b[i+1:]
 	}
 }

@@ -57,6 +57,8 @@ type run struct {
 	cmd     *exec.Cmd
 	start   time.Time
 
+	lastCPU atomic.Int64 // ns, as of the last poll
+
 	mu        sync.Mutex
 	reason    Reason
 	killTimer *time.Timer
@@ -213,7 +215,7 @@ func (r *run) config() initConfig {
 	if r.be.name() == "fallback" {
 		cfg.ASLimit = r.spec.Limits.MemoryBytes
 	}
-	for _, p := range append([]string{r.workdir}, r.spec.Args[1:]...) {
+	for _, p := range append([]string{r.workdir}, r.spec.Args...) {
 		if abs, err := filepath.Abs(p); err == nil && hidden(abs) {
 			if _, err := os.Stat(abs); err == nil {
 				cfg.BindPaths = append(cfg.BindPaths, abs)
@@ -396,12 +398,14 @@ func (r *run) poll(ctx context.Context, done chan struct{}) {
 		case <-wall:
 			r.terminate(WallTime)
 		case <-tick.C:
-			if l.CPU > 0 {
-				if u, s, err := r.be.usage(); err == nil && u+s >= l.CPU {
-					r.terminate(CPUTime)
+			if l.CPU > 0 || !r.be.accurate() {
+				// The fallback also samples memory while reading usage.
+				if u, s, err := r.be.usage(); err == nil {
+					r.lastCPU.Store(int64(u + s))
+					if l.CPU > 0 && u+s >= l.CPU {
+						r.terminate(CPUTime)
+					}
 				}
-			} else if !r.be.accurate() {
-				_, _, _ = r.be.usage() // the fallback samples memory here
 			}
 			if h := r.be.hit(); h != "" {
 				r.terminate(h)
@@ -444,8 +448,13 @@ func (r *run) terminate(reason Reason) {
 	r.killTimer = time.AfterFunc(r.spec.Grace, killNow)
 }
 
-// cpuNow returns the CPU time of the run so far, for line timestamps.
+// cpuNow returns the CPU time of the run so far, for line timestamps: read
+// from the kernel with a cgroup, the last poll's value with the fallback
+// (whose reading scans /proc).
 func (r *run) cpuNow() time.Duration {
+	if !r.be.accurate() {
+		return time.Duration(r.lastCPU.Load())
+	}
 	u, s, _ := r.be.usage()
 	return u + s
 }
