@@ -936,6 +936,9 @@ func (w *v1Writer) ident(s string) string {
 		out = w.fresh(s)
 	case idx != nil:
 		// bv5[32], extract[7:0], zero_extend[8], ...: an indexed identifier.
+		if len(name) > 2 && strings.HasPrefix(name, "bv") && strings.Trim(name[2:], "0123456789") == "" {
+			name = "bv" + string(trimZeros([]byte(name[2:]))) // 2.6 numerals have no leading zeros
+		}
 		out = "(_ " + QuoteSymbol(name) + " " + strings.Join(idx, " ") + ")"
 	case v1Ops[s] != "":
 		out = v1Ops[s]
