@@ -59,7 +59,11 @@ func ConvertV1(filename string, src []byte) ([]byte, error) {
 	var out bytes.Buffer
 	out.Grow(len(src) + len(src)/4 + 256)
 	w := bufio.NewWriterSize(&out, 64<<10)
-	newV1Writer(p).script(w)
+	vw := newV1Writer(p)
+	if err := p.checkHeads(vw); err != nil {
+		return nil, err
+	}
+	vw.script(w)
 	if err := w.Flush(); err != nil {
 		return nil, err
 	}
@@ -125,6 +129,7 @@ func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 // declaration may follow a use and decides how the name is written.
 type v1Node struct {
 	kind  v1NodeKind
+	pos   Pos    // nApp: its opening parenthesis
 	nv    int32  // nQuant: number of bound variables
 	text  string // nLeaf: 2.6 text; nIdent, nName, nSort, nApp: 1.2 name; nLet: variable; nQuant: forall/exists
 	first uint32 // children are kids[first : first+n]
@@ -735,6 +740,19 @@ func (p *v1parser) begin() bool {
 	return false
 }
 
+// checkHeads rejects applied constants such as (bit0 x), which have no 2.6
+// form; whether bit0 is a constant depends on the declarations, so this runs
+// after the whole benchmark is read.
+func (p *v1parser) checkHeads(w *v1Writer) error {
+	for i := range p.nodes {
+		if n := &p.nodes[i]; n.kind == nApp && strings.HasPrefix(w.ident(n.text), "#") {
+			p.errs.Add(p.file.Position(n.pos), fmt.Sprintf("constant '%s' cannot be applied to arguments", clip(n.text)))
+			return p.errs
+		}
+	}
+	return nil
+}
+
 func plural(n int) string {
 	if n == 1 {
 		return ""
@@ -768,12 +786,13 @@ func (p *v1parser) settle(floor int) bool {
 				p.fail(f.pos, "'%s' takes %s, found %d", f.head, want, n)
 			}
 			p.next()
-			head, base := f.head, f.base
+			head, base, pos := f.head, f.base, f.pos
 			p.frames = p.frames[:len(p.frames)-1]
 			if n == 1 && (head == "and" || head == "or" || head == "xor") {
 				continue // the argument stands for itself, as 2.6 wants two or more
 			}
 			p.build(nApp, head, base, 0)
+			p.nodes[len(p.nodes)-1].pos = pos
 		case frLet:
 			if f.phase == 0 {
 				p.expect(v1RParen, "')' after the bound value")

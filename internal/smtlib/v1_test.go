@@ -241,6 +241,7 @@ func TestConvertV1Errors(t *testing.T) {
 		{"(benchmark b :logic QF_UF :formula true) x", "e.smt:1:42: expected end of file after the benchmark, found 'x'"},
 		{"(benchmark b :logic QF_UF :extrafuns ((f)) :formula true)", "e.smt:1:41: expected a sort, found ')'"},
 		{"(benchmark b :logic QF_UF :extrapreds ((1)) :formula true)", "e.smt:1:41: expected a predicate symbol, found '1'"},
+		{"(benchmark b :logic QF_BV :formula (= (bit1 x) ( bvhexF 1)))", "e.smt:1:39: constant 'bit1' cannot be applied to arguments"},
 		{"(benchmark b :logic QF_UF :formula ((f x)))", "e.smt:1:37: expected a function, predicate or connective, found '('"},
 	} {
 		_, err := ConvertV1("e.smt", []byte(tc.src))
