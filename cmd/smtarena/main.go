@@ -70,6 +70,7 @@ func newRootCmd(io streams) *cobra.Command {
 	}
 	root.AddCommand(
 		newFmtCmd(io),
+		newConvertCmd(io),
 		newMetaCmd(io),
 		newGenerateCmd(io),
 	)
