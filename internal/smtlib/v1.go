@@ -48,11 +48,13 @@ import (
 // order, check-sat and exit. The output parses with Parse. On error it
 // returns an ErrorList whose entry says where, as file:line:col.
 func ConvertV1(filename string, src []byte) ([]byte, error) {
-	file := NewFile(filename, src)
 	if len(src) > maxFileSize {
 		return nil, ErrorList{{Pos: Position{Filename: filename}, Msg: fmt.Sprintf("file is larger than %d bytes", maxFileSize)}}
 	}
-	p := &v1parser{src: src, file: file, strs: map[string]string{}}
+	p := &v1parser{src: src, file: NewFile(filename, src), in: newInterner()}
+	parens, atoms := estimate(src)
+	p.nodes = make([]v1Node, 0, parens+atoms+1)
+	p.kids = make([]uint32, 0, parens+atoms+1)
 	if err := p.parse(); err != nil {
 		return nil, err
 	}
@@ -126,12 +128,13 @@ func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // v1Node is a node of the translated tree. Identifiers, names and sorts are
 // kept in their 1.2 spelling and translated when written, because a
-// declaration may follow a use and decides how the name is written.
+// declaration may follow a use and decides how the name is written. Nodes
+// hold no pointers, so that the collector never scans the tree.
 type v1Node struct {
 	kind  v1NodeKind
 	pos   Pos    // nApp: its opening parenthesis
 	nv    int32  // nQuant: number of bound variables
-	text  string // nLeaf: 2.6 text; nIdent, nName, nSort, nApp: 1.2 name; nLet: variable; nQuant: forall/exists
+	sym   uint32 // interned text. nLeaf: 2.6 text; nIdent, nName, nSort, nApp: 1.2 name; nLet: variable; nQuant: forall/exists
 	first uint32 // children are kids[first : first+n]
 	n     uint32
 }
@@ -162,7 +165,7 @@ type v1Frame struct {
 	kind  v1FrameKind
 	phase uint8
 	nv    int32
-	head  string
+	sym   uint32 // interned head of an application, variable of a let, quantifier
 	pos   Pos
 	base  int
 }
@@ -188,7 +191,8 @@ type v1parser struct {
 	tok  v1Token
 	errs ErrorList
 
-	strs   map[string]string // interned texts; its keys are also every name in use
+	in     *interner // interned texts, among them every name in use
+	texts  []string  // in.names
 	nodes  []v1Node
 	kids   []uint32
 	vals   []uint32
@@ -232,14 +236,13 @@ func (p *v1parser) expect(k v1Kind, what string) {
 	p.next()
 }
 
-func (p *v1parser) intern(b []byte) string {
-	if s, ok := p.strs[string(b)]; ok {
-		return s
-	}
-	s := string(b)
-	p.strs[s] = s
-	return s
+func (p *v1parser) intern(b []byte) uint32 {
+	i := p.in.intern(b)
+	p.texts = p.in.names
+	return i
 }
+
+func (p *v1parser) str(b []byte) string { return p.texts[p.intern(b)] }
 
 // skipSpace skips white space and comments.
 func (p *v1parser) skipSpace() {
@@ -468,7 +471,7 @@ func (p *v1parser) benchmark() {
 		case ":extrasorts":
 			p.expect(v1LParen, "'(' before the sorts")
 			for p.tok.kind == v1Symbol {
-				p.decls = append(p.decls, v1Decl{kind: declSort, name: p.intern(p.tok.text)})
+				p.decls = append(p.decls, v1Decl{kind: declSort, name: p.str(p.tok.text)})
 				p.next()
 			}
 			p.expect(v1RParen, "a sort name or ')'")
@@ -546,7 +549,7 @@ func (p *v1parser) decl(pred bool) {
 	skip := false
 	switch k := p.tok.kind; {
 	case k == v1Symbol:
-		d.name = p.intern(p.tok.text)
+		d.name = p.str(p.tok.text)
 	case !pred && (k == v1Numeral || k == v1Decimal || k == v1Rational):
 		// (0 Int): a numeral declared as a constant, which 2.6 theories have.
 		skip = true
@@ -557,7 +560,7 @@ func (p *v1parser) decl(pred bool) {
 	}
 	p.next()
 	for p.tok.kind == v1Symbol {
-		d.sorts = append(d.sorts, p.intern(p.tok.text))
+		d.sorts = append(d.sorts, p.str(p.tok.text))
 		p.next()
 	}
 	if !pred && len(d.sorts) == 0 {
@@ -600,18 +603,16 @@ func arity(head string) (min, max int, ok bool) {
 
 func (p *v1parser) push(n uint32) { p.vals = append(p.vals, n) }
 
-func (p *v1parser) leaf(kind v1NodeKind, text string) {
-	p.nodes = append(p.nodes, v1Node{kind: kind, text: text})
+func (p *v1parser) leaf(kind v1NodeKind, sym uint32) {
+	p.nodes = append(p.nodes, v1Node{kind: kind, sym: sym})
 	p.push(uint32(len(p.nodes) - 1))
 }
 
 // build makes a node of the values from base on and pushes it in their place.
-func (p *v1parser) build(kind v1NodeKind, text string, base int, nv int32) {
+func (p *v1parser) build(kind v1NodeKind, sym uint32, base int, nv int32) {
 	first := uint32(len(p.kids))
-	for _, v := range p.vals[base:] {
-		p.kids = append(p.kids, v)
-	}
-	p.nodes = append(p.nodes, v1Node{kind: kind, nv: nv, text: text, first: first, n: uint32(len(p.vals) - base)})
+	p.kids = append(p.kids, p.vals[base:]...)
+	p.nodes = append(p.nodes, v1Node{kind: kind, nv: nv, sym: sym, first: first, n: uint32(len(p.vals) - base)})
 	p.vals = p.vals[:base]
 	p.push(uint32(len(p.nodes) - 1))
 }
@@ -698,7 +699,7 @@ func (p *v1parser) begin() bool {
 		}
 		name := p.intern(p.tok.text)
 		p.next()
-		p.frames = append(p.frames, v1Frame{kind: frLet, head: name, pos: pos, base: len(p.vals)})
+		p.frames = append(p.frames, v1Frame{kind: frLet, sym: name, pos: pos, base: len(p.vals)})
 		return false
 	case "forall", "exists":
 		p.next()
@@ -722,7 +723,7 @@ func (p *v1parser) begin() bool {
 		if nv == 0 {
 			p.unexpected("a sorted variable such as (?x Int)")
 		}
-		p.frames = append(p.frames, v1Frame{kind: frQuant, head: string(h.text), nv: nv, pos: pos, base: base})
+		p.frames = append(p.frames, v1Frame{kind: frQuant, sym: p.intern(h.text), nv: nv, pos: pos, base: base})
 		return false
 	}
 	p.next()
@@ -736,7 +737,7 @@ func (p *v1parser) begin() bool {
 		p.atom(h)
 		return true
 	}
-	p.frames = append(p.frames, v1Frame{kind: frApp, head: p.intern(h.text), pos: pos, base: len(p.vals)})
+	p.frames = append(p.frames, v1Frame{kind: frApp, sym: p.intern(h.text), pos: pos, base: len(p.vals)})
 	return false
 }
 
@@ -745,8 +746,8 @@ func (p *v1parser) begin() bool {
 // after the whole benchmark is read.
 func (p *v1parser) checkHeads(w *v1Writer) error {
 	for i := range p.nodes {
-		if n := &p.nodes[i]; n.kind == nApp && strings.HasPrefix(w.ident(n.text), "#") {
-			p.errs.Add(p.file.Position(n.pos), fmt.Sprintf("constant '%s' cannot be applied to arguments", clip(n.text)))
+		if n := &p.nodes[i]; n.kind == nApp && strings.HasPrefix(w.identOf(n.sym), "#") {
+			p.errs.Add(p.file.Position(n.pos), fmt.Sprintf("constant '%s' cannot be applied to arguments", clip(p.texts[n.sym])))
 			return p.errs
 		}
 	}
@@ -778,20 +779,21 @@ func (p *v1parser) settle(floor int) bool {
 				return false
 			}
 			n := len(p.vals) - f.base
-			if min, max, ok := arity(f.head); ok && (n < min || max >= 0 && n > max) {
+			head := p.texts[f.sym]
+			if min, max, ok := arity(head); ok && (n < min || max >= 0 && n > max) {
 				want := strconv.Itoa(min) + " argument" + plural(min)
 				if max < 0 {
 					want = "at least " + want
 				}
-				p.fail(f.pos, "'%s' takes %s, found %d", f.head, want, n)
+				p.fail(f.pos, "'%s' takes %s, found %d", head, want, n)
 			}
 			p.next()
-			head, base, pos := f.head, f.base, f.pos
+			sym, base, pos := f.sym, f.base, f.pos
 			p.frames = p.frames[:len(p.frames)-1]
 			if n == 1 && (head == "and" || head == "or" || head == "xor") {
 				continue // the argument stands for itself, as 2.6 wants two or more
 			}
-			p.build(nApp, head, base, 0)
+			p.build(nApp, sym, base, 0)
 			p.nodes[len(p.nodes)-1].pos = pos
 		case frLet:
 			if f.phase == 0 {
@@ -801,9 +803,9 @@ func (p *v1parser) settle(floor int) bool {
 			}
 			p.annotations()
 			p.expect(v1RParen, "an annotation or ')'")
-			name, base := f.head, f.base
+			sym, base := f.sym, f.base
 			p.frames = p.frames[:len(p.frames)-1]
-			p.build(nLet, name, base, 0)
+			p.build(nLet, sym, base, 0)
 		case frQuant:
 			f.phase = 1
 			for p.tok.kind == v1Keyword {
@@ -821,9 +823,9 @@ func (p *v1parser) settle(floor int) bool {
 				}
 			}
 			p.expect(v1RParen, "an annotation or ')'")
-			q, nv, base := f.head, f.nv, f.base
+			sym, nv, base := f.sym, f.nv, f.base
 			p.frames = p.frames[:len(p.frames)-1]
-			p.build(nQuant, q, base, nv)
+			p.build(nQuant, sym, base, nv)
 		case frPat:
 			switch p.tok.kind {
 			case v1RBrace:
@@ -835,7 +837,7 @@ func (p *v1parser) settle(floor int) bool {
 			p.next()
 			base := f.base
 			p.frames = p.frames[:len(p.frames)-1]
-			p.build(nList, "", base, 0)
+			p.build(nList, 0, base, 0)
 		}
 	}
 	return true
@@ -882,19 +884,15 @@ var v1Ops = map[string]string{
 // v1Writer writes the parsed benchmark as a 2.6 script.
 type v1Writer struct {
 	p       *v1parser
-	taken   map[string]string // names in use, to make fresh ones
+	fresher map[string]bool   // names made by fresh
 	funOut  map[string]string // 1.2 identifier or variable -> 2.6 text
 	sortOut map[string]string // 1.2 sort -> 2.6 text
+	byID    []string          // the translation of each interned text, by node kind
 }
 
 func newV1Writer(p *v1parser) *v1Writer {
-	w := &v1Writer{p: p, taken: p.strs, funOut: map[string]string{}, sortOut: map[string]string{}}
-	for s := range v2Funs {
-		w.taken[s] = s
-	}
-	for s := range v2Sorts {
-		w.taken[s] = s
-	}
+	w := &v1Writer{p: p, fresher: map[string]bool{}, funOut: map[string]string{}, sortOut: map[string]string{}}
+	w.byID = make([]string, 2*len(p.texts))
 	for _, d := range p.decls {
 		out, clash := w.funOut, v2Funs
 		if d.kind == declSort {
@@ -922,11 +920,35 @@ func (w *v1Writer) fresh(name string) string {
 	}, name)
 	for i := 1; ; i++ {
 		s := base + "_" + strconv.Itoa(i)
-		if _, ok := w.taken[s]; !ok {
-			w.taken[s] = s
+		if !w.p.in.has(s) && !w.fresher[s] && !v2Funs[s] && !v2Sorts[s] {
+			w.fresher[s] = true
 			return QuoteSymbol(s)
 		}
 	}
+}
+
+// identOf, nameOf and sortOf are ident, name and sort of an interned text,
+// cached by its index: the writer's inner loop.
+func (w *v1Writer) identOf(id uint32) string {
+	if s := w.byID[2*id]; s != "" {
+		return s
+	}
+	s := w.ident(w.p.texts[id])
+	w.byID[2*id] = s
+	return s
+}
+
+// nameOf shares identOf: the text of a variable (?x, $p) meets none of
+// ident's special cases, so ident(v) is name(v).
+func (w *v1Writer) nameOf(id uint32) string { return w.identOf(id) }
+
+func (w *v1Writer) sortOf(id uint32) string {
+	if s := w.byID[2*id+1]; s != "" {
+		return s
+	}
+	s := w.sort(w.p.texts[id])
+	w.byID[2*id+1] = s
+	return s
 }
 
 // name writes a symbol the benchmark did not declare: a variable or an
@@ -1085,32 +1107,34 @@ func (w *v1Writer) term(b *bufio.Writer, root uint32) {
 		n uint32
 		i uint32 // next child
 	}
-	nodes, kids := w.p.nodes, w.p.kids
+	nodes, kids, texts := w.p.nodes, w.p.kids, w.p.texts
 	var stack []item
 	open := func(n uint32) {
 		nd := &nodes[n]
 		switch nd.kind {
 		case nLeaf:
-			b.WriteString(nd.text)
+			b.WriteString(texts[nd.sym])
 			return
 		case nIdent:
-			b.WriteString(w.ident(nd.text))
+			b.WriteString(w.identOf(nd.sym))
 			return
 		case nName:
-			b.WriteString(w.name(nd.text))
+			b.WriteString(w.nameOf(nd.sym))
 			return
 		case nSort:
-			b.WriteString(w.sort(nd.text))
+			b.WriteString(w.sortOf(nd.sym))
 			return
 		case nApp:
 			b.WriteByte('(')
-			b.WriteString(w.ident(nd.text))
+			b.WriteString(w.identOf(nd.sym))
 		case nLet:
 			b.WriteString("(let ((")
-			b.WriteString(w.name(nd.text))
+			b.WriteString(w.nameOf(nd.sym))
 			b.WriteByte(' ')
 		case nQuant:
-			b.WriteString("(" + nd.text + " (")
+			b.WriteByte('(')
+			b.WriteString(texts[nd.sym])
+			b.WriteString(" (")
 		case nList:
 			b.WriteByte('(')
 		}

@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -256,6 +258,30 @@ func TestConvertV1Errors(t *testing.T) {
 		}
 		if got := err.Error(); got != tc.want {
 			t.Errorf("%q:\n got %s\nwant %s", tc.src, got, tc.want)
+		}
+	}
+}
+
+// BenchmarkConvertV1 translates a generated 1.2 QF_UFLIA benchmark of about
+// 16 MB: the speed of converting the large industrial 1.2 files.
+func BenchmarkConvertV1(b *testing.B) {
+	var src bytes.Buffer
+	const vars = 3000
+	src.WriteString("(benchmark big :status unknown :logic QF_UFLIA\n:extrafuns ((f Int Int)")
+	for i := range vars {
+		fmt.Fprintf(&src, " (x%d Int)", i)
+	}
+	src.WriteString(")\n:formula (and\n")
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := 0; src.Len() < 16<<20; i++ {
+		a, c, d := rng.IntN(vars), rng.IntN(vars), rng.IntN(vars)
+		fmt.Fprintf(&src, " (or (< (+ x%d (~ x%d)) %d) (= (f x%d) (ite (> x%d 0) 1 x%d)) (let (?y (f x%d)) (> ?y 3)))\n", a, c, i, d, a, c, d)
+	}
+	src.WriteString("))\n")
+	b.SetBytes(int64(src.Len()))
+	for b.Loop() {
+		if _, err := ConvertV1("big.smt", src.Bytes()); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
