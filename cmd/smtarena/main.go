@@ -72,6 +72,7 @@ func newRootCmd(io streams) *cobra.Command {
 	}
 	root.AddCommand(
 		newFmtCmd(io),
+		newConvertCmd(io),
 		newMetaCmd(io),
 		newGenerateCmd(io),
 		newLintCmd(io),

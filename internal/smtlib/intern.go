@@ -40,6 +40,21 @@ func (in *interner) intern(b []byte) uint32 {
 	}
 }
 
+// has reports whether s has been interned, without adding it.
+func (in *interner) has(s string) bool {
+	h := in.hash([]byte(s))
+	mask := uint32(len(in.table) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		e := in.table[i]
+		if e == 0 {
+			return false
+		}
+		if uint32(e>>32) == h && in.names[uint32(e)-1] == s {
+			return true
+		}
+	}
+}
+
 func (in *interner) grow() {
 	old := in.table
 	in.table = make([]uint64, 2*len(old))
