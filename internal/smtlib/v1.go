@@ -583,9 +583,9 @@ func (p *v1parser) annotations() {
 	}
 }
 
-// arity gives the number of arguments a 1.2 connective or built-in operator
+// v1Arity gives the number of arguments a 1.2 connective or built-in operator
 // takes (max < 0: no limit); other symbols take any number.
-func arity(head string) (min, max int, ok bool) {
+func v1Arity(head string) (min, max int, ok bool) {
 	switch head {
 	case "not", "~":
 		return 1, 1, true
@@ -729,8 +729,8 @@ func (p *v1parser) begin() bool {
 	p.next()
 	if p.tok.kind == v1RParen || p.tok.kind == v1Keyword {
 		// (p) or (p :attr): an atom in parentheses
-		if min, _, ok := arity(string(h.text)); ok && min > 0 {
-			p.fail(h.pos, "'%s' needs at least %d argument%s", h.text, min, plural(min))
+		if min, _, ok := v1Arity(string(h.text)); ok && min > 0 {
+			p.fail(h.pos, "'%s' needs at least %d argument%s", h.text, min, pluralS(min))
 		}
 		p.annotations()
 		p.expect(v1RParen, "an annotation or ')'")
@@ -754,7 +754,7 @@ func (p *v1parser) checkHeads(w *v1Writer) error {
 	return nil
 }
 
-func plural(n int) string {
+func pluralS(n int) string {
 	if n == 1 {
 		return ""
 	}
@@ -780,8 +780,8 @@ func (p *v1parser) settle(floor int) bool {
 			}
 			n := len(p.vals) - f.base
 			head := p.texts[f.sym]
-			if min, max, ok := arity(head); ok && (n < min || max >= 0 && n > max) {
-				want := strconv.Itoa(min) + " argument" + plural(min)
+			if min, max, ok := v1Arity(head); ok && (n < min || max >= 0 && n > max) {
+				want := strconv.Itoa(min) + " argument" + pluralS(min)
 				if max < 0 {
 					want = "at least " + want
 				}
