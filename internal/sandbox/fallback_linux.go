@@ -161,4 +161,6 @@ func (p *procPoll) kill() {
 	}
 }
 
+func (p *procPoll) release(int) {}
+
 func (p *procPoll) destroy() error { p.kill(); return nil }

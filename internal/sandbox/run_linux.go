@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -307,7 +306,30 @@ func (r *run) runHelper(ctx context.Context) (Result, error) {
 	pollDone := make(chan struct{})
 	go r.poll(ctx, pollDone)
 
-	waitErr := cmd.Wait()
+	// The first process reports when the solver and everything it started
+	// are gone; its own exit, and the teardown of the namespaces, need not
+	// be waited for.
+	repCh := make(chan initReport, 1)
+	go func() {
+		var rep initReport
+		if err := json.NewDecoder(repR).Decode(&rep); err != nil {
+			rep = initReport{ExitCode: -1, Error: "no report: " + err.Error()}
+		}
+		repCh <- rep
+	}()
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	rep := <-repCh
+	if strings.HasPrefix(rep.Error, "no report") {
+		// Killed before it could report (SIGKILL after the grace): the
+		// solver died with it.
+		err := <-waited
+		rep = initReport{Started: true, ExitCode: -1, Signal: "SIGKILL"}
+		if err == nil {
+			rep.Signal = ""
+		}
+		waited <- err
+	}
 	res.End = time.Now()
 	res.Wall = res.End.Sub(r.start)
 	close(r.done)
@@ -317,25 +339,16 @@ func (r *run) runHelper(ctx context.Context) (Result, error) {
 		r.killTimer.Stop()
 	}
 	r.mu.Unlock()
-	// Every process of the run is gone with the namespace (or is killed
-	// now), so the output pipe reaches EOF.
+	r.be.release(cmd.Process.Pid)
+	go func() { <-waited }() // reap the first process as it exits
+	// Every process of the run is gone (or is killed now), so the output
+	// pipe reaches EOF.
 	r.be.kill()
 	select {
 	case <-outDone:
 	case <-time.After(2 * time.Second):
 		outR.Close()
 		<-outDone
-	}
-
-	var rep initReport
-	if b, _ := io.ReadAll(repR); len(bytes.TrimSpace(b)) > 0 {
-		if err := json.Unmarshal(b, &rep); err != nil {
-			rep.Error = "bad report from the run's first process: " + err.Error()
-		}
-	} else if waitErr != nil {
-		rep.Error = "the run's first process died: " + waitErr.Error()
-		rep.Started = true
-		rep.Signal = "SIGKILL"
 	}
 	user, sys, uerr := r.be.usage()
 	if uerr != nil || !r.be.accurate() {
@@ -426,7 +439,6 @@ func (r *run) terminate(reason Reason) {
 	p := r.cmd.Process
 	killNow := func() {
 		_ = p.Signal(syscall.SIGUSR1) // the first process kills the namespace
-		r.be.kill()
 		time.AfterFunc(time.Second, func() {
 			select {
 			case <-r.done:

@@ -80,22 +80,26 @@ func hostile(mode string, args []string) int {
 	case "true":
 		return 0
 	case "spin":
+		//lint:ignore SA5002 burning CPU is the point
 		for {
 		}
 	case "spin-threads":
 		n, _ := strconv.Atoi(arg(0))
 		for i := 1; i < n; i++ {
 			go func() {
+				//lint:ignore SA5002 burning CPU is the point
 				for {
 				}
 			}()
 		}
+		//lint:ignore SA5002 burning CPU is the point
 		for {
 		}
 	case "sleep":
 		time.Sleep(time.Hour)
 	case "ignore-term":
 		signalIgnore(syscall.SIGTERM, syscall.SIGXCPU)
+		//lint:ignore SA5002 burning CPU is the point
 		for {
 		}
 	case "fork-bomb":
