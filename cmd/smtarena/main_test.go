@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/smtarena/smtarena/internal/sandbox"
 	"github.com/smtarena/smtarena/internal/testenv"
 )
 
@@ -79,5 +80,41 @@ func TestLintShared(t *testing.T) {
 	code, out, _ := runCLI(t, "", "lint", "--track", "auto", "--summary", "--quiet", dir)
 	if code != 1 || !strings.Contains(out, " with errors\n") {
 		t.Errorf("code %d, summary:\n%s", code, out)
+	}
+}
+
+func TestMain(m *testing.M) {
+	sandbox.Main() // exec's runs start this test binary as their first process
+	os.Exit(m.Run())
+}
+
+func TestExec(t *testing.T) {
+	if os.Geteuid() != 0 {
+		testenv.Skipf(t, "smtarena exec tests need root")
+	}
+	dir := testenv.Shared(t, "benchmarks")
+	bench := filepath.Join(dir, "non-incremental", "QF_LIA", "cvc4-regress0-arith", "mod-simp.smt2")
+	out := filepath.Join(t.TempDir(), "out.txt")
+	for _, backend := range []string{"cgroup1", "fallback"} {
+		code, stdout, errs := runCLI(t, "", "exec", "--backend", backend, "--cpu-limit", "20", "--mem-limit", "1024", "--output", out, "--", "z3", bench)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", backend, code, errs)
+		}
+		for _, want := range []string{"reason=completed\n", "exit_code=0\n", "backend=" + backend + "\n", "cpu_s=", "peak_mb="} {
+			if !strings.Contains(stdout, want) {
+				t.Errorf("%s: output lacks %q:\n%s", backend, want, stdout)
+			}
+		}
+		if b, _ := os.ReadFile(out); string(b) != "unsat\n" {
+			t.Errorf("%s: solver output %q", backend, b)
+		}
+	}
+	code, stdout, _ := runCLI(t, "", "exec", "--json", "--wall-limit", "0.3", "--output", out, "--", "sleep", "10")
+	if code != 0 || !strings.Contains(stdout, `"reason":"walltime"`) || !strings.Contains(stdout, `"signal":"SIGTERM"`) {
+		t.Errorf("wall limit: exit %d, %s", code, stdout)
+	}
+	code, _, errs := runCLI(t, "", "exec", "--", "no-such-solver")
+	if code != 2 || !strings.Contains(errs, "reason=failed") || !strings.Contains(errs, "no-such-solver") {
+		t.Errorf("missing solver: exit %d, stderr %s", code, errs)
 	}
 }
