@@ -30,6 +30,7 @@ type ExecOptions struct {
 	Output              string
 	JSON                bool
 	Backend             string
+	Timestamps          bool
 }
 
 func newExecCmd(io streams) *cobra.Command {
@@ -70,6 +71,7 @@ error go to --output, or to standard output.`,
 	f.StringVar(&opts.Output, "output", "", "file for the program's output (default: standard output)")
 	f.BoolVar(&opts.JSON, "json", false, "print the measurements as one JSON object")
 	f.StringVar(&opts.Backend, "backend", "", "force a backend: cgroup2, cgroup1 or fallback")
+	f.BoolVar(&opts.Timestamps, "timestamps", false, "prefix each output line with the wall and CPU seconds since the start, as WALL/CPU<TAB>")
 	return cmd
 }
 
@@ -146,6 +148,13 @@ func runExec(ctx context.Context, opts ExecOptions, args []string, io streams) e
 		spec.Stdout = f
 	} else {
 		report = io.err // keep the program's output clean on stdout
+	}
+	if opts.Timestamps {
+		w := spec.Stdout
+		spec.Stdout = nil
+		spec.OnLine = func(line []byte, wall, cpu time.Duration) {
+			fmt.Fprintf(w, "%.6f/%.6f\t%s\n", wall.Seconds(), cpu.Seconds(), line)
+		}
 	}
 	res, err := sandbox.Run(ctx, spec)
 	if perr := printResult(report, res, opts.JSON); perr != nil {
