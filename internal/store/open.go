@@ -1,0 +1,85 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
+	_ "modernc.org/sqlite"             // registers the "sqlite" driver
+)
+
+// SQLite is the embedded store: one file, written ahead (WAL).
+type SQLite struct{ sqlStore }
+
+// Postgres is the store for many machines.
+type Postgres struct{ sqlStore }
+
+var (
+	_ Store = (*SQLite)(nil)
+	_ Store = (*Postgres)(nil)
+)
+
+// DefaultDSN is where the embedded store lives unless --db says otherwise.
+const DefaultDSN = "smtarena.db"
+
+// Open opens (and migrates) the store a DSN names: a postgres:// or
+// postgresql:// URL, or an SQLite file path (optionally sqlite:PATH).
+func Open(ctx context.Context, dsn string) (Store, error) {
+	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+		return OpenPostgres(ctx, dsn)
+	}
+	return OpenSQLite(ctx, strings.TrimPrefix(dsn, "sqlite:"))
+}
+
+// OpenSQLite opens the SQLite store in a file, creating it if needed.
+func OpenSQLite(ctx context.Context, path string) (*SQLite, error) {
+	if dir := filepath.Dir(path); dir != "." {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+	}
+	q := url.Values{}
+	for _, p := range []string{"journal_mode(WAL)", "busy_timeout(30000)", "synchronous(NORMAL)", "foreign_keys(1)"} {
+		q.Add("_pragma", p)
+	}
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	// One writer at a time is what SQLite allows; a single connection
+	// also keeps transactions from waiting on each other.
+	db.SetMaxOpenConns(1)
+	s := &SQLite{sqlStore{db: db, d: sqliteDialect}}
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// OpenPostgres connects to a PostgreSQL database.
+func OpenPostgres(ctx context.Context, dsn string) (*Postgres, error) {
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	s := &Postgres{sqlStore{db: db, d: postgresDialect}}
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store: connect to PostgreSQL: %w", err)
+	}
+	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}

@@ -1,0 +1,107 @@
+package store
+
+import (
+	"context"
+	"errors"
+
+	"github.com/smtarena/smtarena/internal/benchmark"
+)
+
+// ErrNotFound is returned when a named thing is not in the store.
+var ErrNotFound = errors.New("store: not found")
+
+// Store is what the rest of smtarena needs from a database.
+type Store interface {
+	// UpsertBenchmarks records benchmarks by library path, with the file
+	// signatures that let a later index skip unchanged files.
+	UpsertBenchmarks(ctx context.Context, bs []Indexed) error
+	// FileSigs returns the signature of every indexed path.
+	FileSigs(ctx context.Context) (map[string]FileSig, error)
+	// Benchmarks lists indexed benchmarks, ordered by path.
+	Benchmarks(ctx context.Context, f Filter) ([]benchmark.Benchmark, error)
+
+	// AddResults records results; a result whose SourceKey is already
+	// recorded is skipped, so an interrupted import can be rerun. It
+	// returns how many were new.
+	AddResults(ctx context.Context, rs []Result) (int, error)
+	// Results lists recorded results.
+	Results(ctx context.Context, f ResultFilter) ([]Result, error)
+
+	// SaveSelection records a selection under its name, replacing one of
+	// the same name, in one transaction.
+	SaveSelection(ctx context.Context, s Selection) (int64, error)
+	// Selection returns a saved selection (ErrNotFound if none).
+	Selection(ctx context.Context, name string) (Selection, error)
+
+	Close() error
+}
+
+// FileSig identifies the contents of an indexed file cheaply.
+type FileSig struct {
+	Size    int64
+	ModTime int64 // Unix nanoseconds
+	Hash    string
+}
+
+// Indexed is a benchmark with the signature of its file.
+type Indexed struct {
+	benchmark.Benchmark
+	Sig FileSig
+}
+
+// Filter selects benchmarks; zero fields match everything.
+type Filter struct {
+	Logic       string
+	Incremental *bool
+	PathPrefix  string
+}
+
+// Result is one solver's run on one benchmark, imported from an earlier
+// competition or written by a run.
+type Result struct {
+	ID            int64
+	Competition   string // e.g. "SMT-COMP 2019"
+	Year          int
+	Track         string
+	Solver        string
+	Configuration string
+	BenchmarkPath string // library path: (non-)incremental/LOGIC/...
+	// Status is how the run ended: complete, timeout, memout, ...
+	Status   string
+	Answer   string // sat, unsat, unknown, ... as the solver answered
+	Expected string
+	CPU      float64 // seconds
+	Wall     float64
+	MemoryMB float64
+	// Extra holds the track's other columns (JSON object), kept for scoring.
+	Extra string
+	// SourceKey identifies the result at its source (e.g. a StarExec pair
+	// id); importing it twice records it once.
+	SourceKey string
+}
+
+// ResultFilter selects results; zero fields match everything.
+type ResultFilter struct {
+	Year          int
+	Track         string
+	Solver        string
+	BenchmarkPath string
+}
+
+// Selection is a named benchmark selection.
+type Selection struct {
+	ID    int64
+	Name  string
+	Rules int
+	Track string
+	Seed  uint32
+	Items []SelectionItem
+}
+
+// SelectionItem is one selected benchmark.
+type SelectionItem struct {
+	BenchmarkID   int64
+	Path          string
+	KeepCheckSats int // incremental scripts cut to a prefix; 0 means all
+	Heat          int
+}

@@ -1,0 +1,143 @@
+// Package storetest is the conformance suite every Store implementation
+// passes: the same tests against SQLite and PostgreSQL.
+package storetest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/smtarena/smtarena/internal/benchmark"
+	"github.com/smtarena/smtarena/internal/store"
+)
+
+// Run runs the suite. newDSN returns the DSN of a fresh, empty store.
+func Run(t *testing.T, newDSN func(t *testing.T) string) {
+	ctx := context.Background()
+	open := func(t *testing.T, dsn string) store.Store {
+		t.Helper()
+		s, err := store.Open(ctx, dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	bench := func(path, logic string, st benchmark.Status) store.Indexed {
+		return store.Indexed{Benchmark: benchmark.Benchmark{Path: path, Logic: logic, Status: st, Category: benchmark.Industrial,
+			Difficulty: -1, Asserts: 3, CheckSats: 1, Size: 100, Hash: "h-" + path}, Sig: store.FileSig{Size: 100, ModTime: 7, Hash: "h-" + path}}
+	}
+
+	t.Run("Benchmarks", func(t *testing.T) {
+		s := open(t, newDSN(t))
+		inc := bench("incremental/QF_LIA/f/b.smt2", "QF_LIA", benchmark.Unknown)
+		inc.Incremental, inc.Statuses, inc.CheckSats = true, []benchmark.Status{benchmark.Sat, benchmark.Unsat}, 2
+		in := []store.Indexed{bench("non-incremental/QF_UF/f/a.smt2", "QF_UF", benchmark.Sat), inc,
+			bench("non-incremental/QF_LIA/g/c.smt2", "QF_LIA", benchmark.Unsat)}
+		if err := s.UpsertBenchmarks(ctx, in); err != nil {
+			t.Fatal(err)
+		}
+		all, err := s.Benchmarks(ctx, store.Filter{})
+		if err != nil || len(all) != 3 || all[0].Path != "incremental/QF_LIA/f/b.smt2" || all[0].ID == 0 {
+			t.Fatalf("list: %v %+v", err, all)
+		}
+		if got := all[0].Statuses; len(got) != 2 || got[1] != benchmark.Unsat || !all[0].Incremental {
+			t.Errorf("incremental statuses %v", got)
+		}
+		lia, _ := s.Benchmarks(ctx, store.Filter{Logic: "QF_LIA"})
+		no := false
+		nonInc, _ := s.Benchmarks(ctx, store.Filter{Incremental: &no})
+		pre, _ := s.Benchmarks(ctx, store.Filter{PathPrefix: "non-incremental/QF_UF/"})
+		if len(lia) != 2 || len(nonInc) != 2 || len(pre) != 1 {
+			t.Errorf("filters: %d %d %d", len(lia), len(nonInc), len(pre))
+		}
+		// Re-indexing a changed file updates it in place.
+		changed := in[0]
+		changed.Status, changed.Sig.ModTime = benchmark.Unsat, 8
+		if err := s.UpsertBenchmarks(ctx, []store.Indexed{changed}); err != nil {
+			t.Fatal(err)
+		}
+		again, _ := s.Benchmarks(ctx, store.Filter{PathPrefix: "non-incremental/QF_UF/"})
+		if len(again) != 1 || again[0].Status != benchmark.Unsat || again[0].ID != pre[0].ID {
+			t.Errorf("update: %+v", again)
+		}
+		sigs, err := s.FileSigs(ctx)
+		if err != nil || len(sigs) != 3 || sigs[changed.Path].ModTime != 8 {
+			t.Errorf("sigs: %v %v", err, sigs)
+		}
+	})
+
+	t.Run("Results", func(t *testing.T) {
+		s := open(t, newDSN(t))
+		r := store.Result{Competition: "SMT-COMP 2019", Year: 2019, Track: "unsat-core", Solver: "z3", Configuration: "default",
+			BenchmarkPath: "non-incremental/QF_UF/f/a.smt2", Status: "complete", Answer: "unsat", Expected: "unsat", CPU: 1.5, Wall: 1.6,
+			MemoryMB: 12, Extra: `{"reduction":"3"}`, SourceKey: "starexec:1"}
+		r2 := r
+		r2.Solver, r2.SourceKey = "cvc5", "starexec:2"
+		n, err := s.AddResults(ctx, []store.Result{r, r2})
+		if err != nil || n != 2 {
+			t.Fatalf("add: %d %v", n, err)
+		}
+		// Importing again records nothing twice.
+		if n, err := s.AddResults(ctx, []store.Result{r, r2}); err != nil || n != 0 {
+			t.Errorf("re-add: %d %v", n, err)
+		}
+		got, err := s.Results(ctx, store.ResultFilter{Year: 2019, Solver: "cvc5"})
+		if err != nil || len(got) != 1 || got[0].Extra != r.Extra || got[0].CPU != 1.5 {
+			t.Errorf("results: %v %+v", err, got)
+		}
+		// A batch that fails part way records nothing.
+		bad := r
+		bad.SourceKey = "starexec:3"
+		if _, err := s.AddResults(ctx, []store.Result{bad, {Solver: "x"}}); err == nil {
+			t.Error("a result without a source key was accepted")
+		}
+		if all, _ := s.Results(ctx, store.ResultFilter{}); len(all) != 2 {
+			t.Errorf("a failed batch left %d results, want 2", len(all))
+		}
+	})
+
+	t.Run("Selections", func(t *testing.T) {
+		s := open(t, newDSN(t))
+		var in []store.Indexed
+		for i := 0; i < 5; i++ {
+			in = append(in, bench(fmt.Sprintf("non-incremental/QF_UF/f/%d.smt2", i), "QF_UF", benchmark.Sat))
+		}
+		if err := s.UpsertBenchmarks(ctx, in); err != nil {
+			t.Fatal(err)
+		}
+		bs, _ := s.Benchmarks(ctx, store.Filter{})
+		sel := store.Selection{Name: "sq", Rules: 2022, Track: "single-query", Seed: 4294967295}
+		for i, b := range bs[:3] {
+			sel.Items = append(sel.Items, store.SelectionItem{BenchmarkID: b.ID, Heat: i % 2})
+		}
+		if _, err := s.SaveSelection(ctx, sel); err != nil {
+			t.Fatal(err)
+		}
+		sel.Items = sel.Items[:2]
+		if _, err := s.SaveSelection(ctx, sel); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.Selection(ctx, "sq")
+		if err != nil || len(got.Items) != 2 || got.Seed != 4294967295 || got.Items[1].Heat != 1 || got.Items[0].Path != bs[0].Path {
+			t.Errorf("selection: %v %+v", err, got)
+		}
+		if _, err := s.Selection(ctx, "none"); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("missing selection: %v", err)
+		}
+	})
+
+	t.Run("Reopen", func(t *testing.T) {
+		dsn := newDSN(t)
+		s := open(t, dsn)
+		if err := s.UpsertBenchmarks(ctx, []store.Indexed{bench("non-incremental/QF_UF/f/a.smt2", "QF_UF", benchmark.Sat)}); err != nil {
+			t.Fatal(err)
+		}
+		s.Close()
+		s2 := open(t, dsn) // migrations run once; data stays
+		if bs, err := s2.Benchmarks(ctx, store.Filter{}); err != nil || len(bs) != 1 {
+			t.Errorf("after reopen: %v %d", err, len(bs))
+		}
+	})
+}
