@@ -4,6 +4,8 @@ go 1.26.8
 
 require (
 	github.com/jackc/pgx/v5 v5.12.0
+	github.com/ulikunitz/xz v0.5.17
+	github.com/klauspost/compress v1.20.3
 	github.com/spf13/cobra v1.10.2
 	modernc.org/sqlite v1.61.1
 )

@@ -16,6 +16,7 @@ type Meta struct {
 	Source        string // :source, without bars or quotes
 	SMTLIBVersion string // :smt-lib-version
 	License       string // :license, without quotes
+	Difficulty    string // :difficulty (SMT-LIB 1.2 and 2006 benchmarks: 0-5)
 
 	Asserts   int
 	CheckSats int
@@ -138,6 +139,8 @@ func ScanMeta(name string, src []byte) (*Meta, error) {
 				m.SMTLIBVersion = text
 			case ":license":
 				m.License = text
+			case ":difficulty":
+				m.Difficulty = text
 			}
 		case CmdDeclareFun, CmdDeclareConst, CmdDefineFun, CmdDefineFunRec, CmdDeclareSort,
 			CmdDefineSort, CmdDeclareDatatype:
