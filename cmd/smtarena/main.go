@@ -77,6 +77,11 @@ func newRootCmd(io streams) *cobra.Command {
 		newGenerateCmd(io),
 		newLintCmd(io),
 		newExecCmd(io),
+		newIndexCmd(io),
+		newBenchmarksCmd(io),
+		newImportCmd(io),
+		newRandomCmd(io),
+		newSeedCmd(io),
 	)
 	return root
 }

@@ -80,3 +80,25 @@ func TestKnownValues(t *testing.T) {
 		}
 	}
 }
+
+func TestCompetitionSeed(t *testing.T) {
+	entrants := []uint32{4294967295, 1 << 30, 12345}
+	t18, err := CompetitionSeed(2018, entrants, "12775.61")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := uint64(4294967295) + 1<<30 + 12345
+	if t18.Sum != sum || t18.SumMod != sum%(1<<30) || t18.NYSETerm != 12775 || uint64(t18.Seed) != sum%(1<<30)+12775 {
+		t.Errorf("2018: %+v", t18)
+	}
+	t22, _ := CompetitionSeed(2022, entrants, "15123.45")
+	if t22.NYSETerm != 1512345 {
+		t.Errorf("2022: 100 x 15123.45 = %d", t22.NYSETerm)
+	}
+	if t22, _ := CompetitionSeed(2022, nil, "15123.4"); t22.NYSETerm != 1512340 {
+		t.Errorf("2022 one decimal: %d", t22.NYSETerm)
+	}
+	if _, err := CompetitionSeed(2022, nil, "15,123.45"); err == nil {
+		t.Error("a malformed NYSE value was accepted")
+	}
+}

@@ -1,0 +1,232 @@
+package library
+
+import (
+	"archive/tar"
+	"compress/gzip"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/smtarena/smtarena/internal/store"
+	"github.com/ulikunitz/xz"
+)
+
+// ImportOptions say what an official result file is about when its name
+// does not tell.
+type ImportOptions struct {
+	Year        int    // default: a 4-digit year in the file's path
+	Competition string // default: "SMT-COMP <year>"
+	Track       string // default: from the file name (Unsat_Core_Track, ...)
+}
+
+// ImportStats count an import.
+type ImportStats struct {
+	Rows, Added, Skipped int
+}
+
+// trackOfFile maps the official file names to tracks.
+var trackNames = []struct{ key, track string }{
+	{"challenge_track_incremental", "challenge-incremental"},
+	{"challenge_track_non-incremental", "challenge-non-incremental"},
+	{"single_query", "single-query"},
+	{"main_track", "single-query"},
+	{"incremental", "incremental"},
+	{"application", "incremental"},
+	{"unsat_core", "unsat-core"},
+	{"model_validation", "model-validation"},
+	{"proof", "proof"},
+	{"parallel", "parallel"},
+	{"cloud", "cloud"},
+}
+
+var yearRE = regexp.MustCompile(`(?:^|[^0-9])(20[0-9]{2})(?:[^0-9]|$)`)
+
+// ImportStarExec reads an official StarExec job export (CSV, or CSV inside
+// a .tar.xz/.tar.gz as the SMT-COMP repositories publish them) into the
+// results table. The benchmark column ("Competition - Unsat Core
+// Track/AUFNIRA/FFT/x.smt2") becomes a library path; columns beyond the
+// common ones are kept as JSON for scoring. Rows already imported (same
+// StarExec pair id) are skipped.
+func ImportStarExec(ctx context.Context, st store.Store, path string, opts ImportOptions) (ImportStats, error) {
+	if opts.Year == 0 {
+		if m := yearRE.FindStringSubmatch(path); m != nil {
+			opts.Year, _ = strconv.Atoi(m[1])
+		} else {
+			return ImportStats{}, fmt.Errorf("%s: no year in the path; give one", path)
+		}
+	}
+	if opts.Competition == "" {
+		opts.Competition = fmt.Sprintf("SMT-COMP %d", opts.Year)
+	}
+	if opts.Track == "" {
+		base := strings.ToLower(filepath.Base(path))
+		for _, t := range trackNames {
+			if strings.Contains(base, t.key) {
+				opts.Track = t.track
+				break
+			}
+		}
+		if opts.Track == "" {
+			return ImportStats{}, fmt.Errorf("%s: cannot tell the track from the file name; give one", path)
+		}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return ImportStats{}, err
+	}
+	defer f.Close()
+	var stats ImportStats
+	each := func(name string, r io.Reader) error {
+		s, err := importCSV(ctx, st, name, r, opts)
+		stats.Rows += s.Rows
+		stats.Added += s.Added
+		stats.Skipped += s.Skipped
+		return err
+	}
+	switch {
+	case strings.HasSuffix(path, ".csv"):
+		return stats, each(path, f)
+	case strings.HasSuffix(path, ".tar.xz"), strings.HasSuffix(path, ".tar.gz"):
+		var r io.Reader
+		if strings.HasSuffix(path, ".xz") {
+			if r, err = xz.NewReader(f); err != nil {
+				return stats, fmt.Errorf("%s: %w", path, err)
+			}
+		} else {
+			gr, err := gzip.NewReader(f)
+			if err != nil {
+				return stats, fmt.Errorf("%s: %w", path, err)
+			}
+			defer gr.Close()
+			r = gr
+		}
+		tr := tar.NewReader(r)
+		found := false
+		for {
+			h, err := tr.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return stats, fmt.Errorf("%s: %w", path, err)
+			}
+			if h.Typeflag == tar.TypeReg && strings.HasSuffix(h.Name, ".csv") {
+				found = true
+				if err := each(path+":"+h.Name, tr); err != nil {
+					return stats, err
+				}
+			}
+		}
+		if !found {
+			return stats, fmt.Errorf("%s: no .csv inside", path)
+		}
+		return stats, nil
+	}
+	return stats, fmt.Errorf("%s: want a .csv, .csv.tar.xz or .csv.tar.gz file", path)
+}
+
+// The columns every StarExec export has; the others go into Extra.
+var commonColumns = map[string]bool{"pair id": true, "benchmark": true, "benchmark id": true, "solver": true,
+	"solver id": true, "configuration": true, "configuration id": true, "status": true, "cpu time": true,
+	"wallclock time": true, "memory usage": true, "result": true, "expected": true}
+
+// StarExecPath maps a StarExec benchmark column to a library path: the
+// first component is the space ("Competition - Incremental Track").
+func StarExecPath(bench, track string) string {
+	rest := bench
+	if i := strings.IndexByte(bench, '/'); i >= 0 {
+		rest = bench[i+1:]
+	}
+	if strings.Contains(track, "incremental") && !strings.Contains(track, "non-incremental") {
+		return "incremental/" + rest
+	}
+	return "non-incremental/" + rest
+}
+
+func importCSV(ctx context.Context, st store.Store, name string, r io.Reader, opts ImportOptions) (ImportStats, error) {
+	var stats ImportStats
+	cr := csv.NewReader(r)
+	cr.ReuseRecord = false
+	cr.FieldsPerRecord = -1
+	header, err := cr.Read()
+	if err != nil {
+		return stats, fmt.Errorf("%s: header: %w", name, err)
+	}
+	col := map[string]int{}
+	for i, h := range header {
+		col[strings.TrimSpace(h)] = i
+	}
+	for _, need := range []string{"pair id", "benchmark", "solver", "status", "cpu time", "wallclock time", "result"} {
+		if _, ok := col[need]; !ok {
+			return stats, fmt.Errorf("%s: no %q column: not a StarExec job export", name, need)
+		}
+	}
+	get := func(rec []string, c string) string {
+		if i, ok := col[c]; ok && i < len(rec) {
+			return rec[i]
+		}
+		return ""
+	}
+	num := func(s string) float64 { v, _ := strconv.ParseFloat(s, 64); return v }
+	const batch = 5000
+	var buf []store.Result
+	flush := func() error {
+		if len(buf) == 0 {
+			return nil
+		}
+		n, err := st.AddResults(ctx, buf)
+		if err != nil {
+			return err
+		}
+		stats.Added += n
+		stats.Skipped += len(buf) - n
+		buf = buf[:0]
+		return nil
+	}
+	line := 1
+	for {
+		rec, err := cr.Read()
+		line++
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) {
+				return stats, fmt.Errorf("%s:%d: %w", name, pe.Line, err)
+			}
+			return stats, fmt.Errorf("%s:%d: %w", name, line, err)
+		}
+		stats.Rows++
+		extra := map[string]string{}
+		for h, i := range col {
+			if !commonColumns[h] && i < len(rec) {
+				extra[h] = rec[i]
+			}
+		}
+		ej, _ := json.Marshal(extra)
+		buf = append(buf, store.Result{
+			Competition: opts.Competition, Year: opts.Year, Track: opts.Track,
+			Solver: get(rec, "solver"), Configuration: get(rec, "configuration"),
+			BenchmarkPath: StarExecPath(get(rec, "benchmark"), opts.Track),
+			Status:        get(rec, "status"), Answer: get(rec, "result"), Expected: get(rec, "expected"),
+			CPU: num(get(rec, "cpu time")), Wall: num(get(rec, "wallclock time")),
+			MemoryMB: num(get(rec, "memory usage")) / 1024, // StarExec reports KB
+			Extra:    string(ej), SourceKey: "starexec:" + get(rec, "pair id"),
+		})
+		if len(buf) >= batch {
+			if err := flush(); err != nil {
+				return stats, err
+			}
+		}
+	}
+	return stats, flush()
+}
