@@ -77,6 +77,28 @@ var migrations = []string{
 		heat INTEGER NOT NULL,
 		PRIMARY KEY (selection_id, benchmark_id)
 	);`,
+	`CREATE TABLE pairs (
+		id {{id}},
+		competition TEXT NOT NULL,
+		track TEXT NOT NULL,
+		division TEXT NOT NULL,
+		logic TEXT NOT NULL,
+		solver TEXT NOT NULL,
+		configuration TEXT NOT NULL,
+		benchmark_id BIGINT NOT NULL,
+		benchmark_path TEXT NOT NULL,
+		input TEXT NOT NULL,
+		expected TEXT NOT NULL,
+		heat INTEGER NOT NULL,
+		seq BIGINT NOT NULL,
+		state TEXT NOT NULL,
+		owner TEXT NOT NULL,
+		lease_until BIGINT NOT NULL,
+		attempts INTEGER NOT NULL,
+		UNIQUE (competition, track, solver, configuration, benchmark_id)
+	);
+	CREATE INDEX pairs_claim ON pairs (competition, state, seq);
+	ALTER TABLE results ADD COLUMN pair_id BIGINT NOT NULL DEFAULT 0`,
 }
 
 // sqlStore implements Store over database/sql for either dialect.

@@ -33,6 +33,8 @@ type Store interface {
 	// Selection returns a saved selection (ErrNotFound if none).
 	Selection(ctx context.Context, name string) (Selection, error)
 
+	PairStore
+
 	Close() error
 }
 

@@ -6,7 +6,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/smtarena/smtarena/internal/benchmark"
 	"github.com/smtarena/smtarena/internal/store"
@@ -125,6 +127,100 @@ func Run(t *testing.T, newDSN func(t *testing.T) string) {
 		}
 		if _, err := s.Selection(ctx, "none"); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("missing selection: %v", err)
+		}
+	})
+
+	t.Run("Pairs", func(t *testing.T) {
+		s := open(t, newDSN(t))
+		var in []store.Indexed
+		for i := 0; i < 10; i++ {
+			in = append(in, bench(fmt.Sprintf("non-incremental/QF_UF/f/%d.smt2", i), "QF_UF", benchmark.Sat))
+		}
+		if err := s.UpsertBenchmarks(ctx, in); err != nil {
+			t.Fatal(err)
+		}
+		bs, _ := s.Benchmarks(ctx, store.Filter{})
+		var ps []store.Pair
+		for i, b := range bs {
+			for j, solver := range []string{"a", "b"} {
+				ps = append(ps, store.Pair{Competition: "c", Track: "single-query", Division: "QF_Equality", Logic: "QF_UF",
+					Solver: solver, Configuration: "default", BenchmarkID: b.ID, BenchmarkPath: b.Path, Input: "/x", Expected: "sat",
+					Seq: int64(2*i + j)})
+			}
+		}
+		if n, err := s.PlanPairs(ctx, ps); err != nil || n != 20 {
+			t.Fatalf("plan: %d %v", n, err)
+		}
+		if n, _ := s.PlanPairs(ctx, ps); n != 0 {
+			t.Errorf("planning again added %d", n)
+		}
+		got, err := s.ClaimPairs(ctx, "c", "w1", 3, time.Minute)
+		if err != nil || len(got) != 3 || got[0].Seq != 0 || got[2].Seq != 2 || got[0].State != store.PairRunning || got[0].Attempts != 1 {
+			t.Fatalf("claim: %v %+v", err, got)
+		}
+		// An expired lease is claimed again; a live one is not.
+		short, _ := s.ClaimPairs(ctx, "c", "w2", 2, -time.Second)
+		time.Sleep(5 * time.Millisecond)
+		again, _ := s.ClaimPairs(ctx, "c", "w3", 4, time.Minute)
+		if len(short) != 2 || len(again) != 4 || again[0].ID != short[0].ID || again[0].Attempts != 2 {
+			t.Errorf("expired leases: %+v then %+v", short, again)
+		}
+		if owners, _ := s.RunningOwners(ctx, "c"); len(owners) != 2 {
+			t.Errorf("owners %v", owners)
+		}
+		if n, err := s.ReleaseOwner(ctx, "c", "w3"); err != nil || n != 4 {
+			t.Errorf("release: %d %v", n, err)
+		}
+		r := store.Result{Competition: "c", Year: 2022, Track: "single-query", Solver: "a", Configuration: "default",
+			BenchmarkPath: got[0].BenchmarkPath, Status: "complete", Answer: "sat", Expected: "sat", CPU: 1, Wall: 1, Extra: "{}"}
+		if err := s.CompletePair(ctx, got[0], r); err != nil {
+			t.Fatal(err)
+		}
+		r.Answer = "unsat"
+		if err := s.CompletePair(ctx, got[0], r); err != nil { // a second worker finishing the same pair
+			t.Fatal(err)
+		}
+		rs, _ := s.Results(ctx, store.ResultFilter{BenchmarkPath: got[0].BenchmarkPath})
+		if len(rs) != 1 || rs[0].Answer != "sat" {
+			t.Errorf("a pair completed twice was recorded %d times (%+v)", len(rs), rs)
+		}
+		counts, err := s.PairCounts(ctx, "c")
+		if err != nil || counts["single-query"][store.PairDone] != 1 || counts["single-query"][store.PairRunning] != 2 {
+			t.Errorf("counts %v %v", counts, err)
+		}
+		// Concurrent claims never hand out a pair twice.
+		seen := make(chan int64, 100)
+		var wg sync.WaitGroup
+		for w := 0; w < 4; w++ {
+			wg.Add(1)
+			go func(w int) {
+				defer wg.Done()
+				for {
+					ps, err := s.ClaimPairs(ctx, "c", fmt.Sprintf("cw%d", w), 2, time.Minute)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					if len(ps) == 0 {
+						return
+					}
+					for _, p := range ps {
+						seen <- p.ID
+					}
+				}
+			}(w)
+		}
+		wg.Wait()
+		close(seen)
+		ids := map[int64]bool{}
+		for id := range seen {
+			if ids[id] {
+				t.Errorf("pair %d claimed twice", id)
+			}
+			ids[id] = true
+		}
+		if len(ids) != 17 {
+			t.Errorf("concurrent workers claimed %d pairs, want the 17 left", len(ids))
 		}
 	})
 

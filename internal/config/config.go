@@ -1,0 +1,302 @@
+package config
+
+import (
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+	"github.com/smtarena/smtarena/internal/benchmark"
+)
+
+// Competition is a competition's definition, as competition.toml writes it.
+type Competition struct {
+	Name  string `toml:"name"`
+	Rules int    `toml:"rules"`
+	// Library lists the benchmark roots (directories or archives) to index.
+	Library []string `toml:"library"`
+	// WorkDir holds scrambled benchmarks and run directories; default
+	// "<name>-work" beside the file.
+	WorkDir string           `toml:"workdir"`
+	Seed    Seed             `toml:"seed"`
+	Tracks  map[string]Track `toml:"tracks"`
+	Solvers []Solver         `toml:"solvers"`
+	// Jobs is how many pairs run at once (default: CPUs / cores per job).
+	Jobs int `toml:"jobs"`
+
+	dir string // where the file is: relative paths are relative to it
+}
+
+// Seed is either fixed or derived as the rules say.
+type Seed struct {
+	Value    *uint32  `toml:"value"`
+	Entrants []uint32 `toml:"entrants"`
+	NYSE     string   `toml:"nyse"`
+}
+
+// Track holds one track's settings.
+type Track struct {
+	CPULimit  Duration `toml:"cpu_limit"`
+	WallLimit Duration `toml:"wall_limit"`
+	MemoryMB  int64    `toml:"memory_mb"`
+	Cores     int      `toml:"cores"`
+	// Logics restricts the track to these logics (default: all indexed).
+	Logics []string `toml:"logics"`
+	// Protocol is the termination protocol: "2022" or "2005".
+	Protocol string `toml:"protocol"`
+}
+
+// Solver is one entrant (or an organisers' reference solver).
+type Solver struct {
+	Name        string `toml:"name"`
+	Team        string `toml:"team"`
+	Version     string `toml:"version"`
+	Competitive *bool  `toml:"competitive"`
+	// Type: standalone, wrapper, derived or portfolio (portfolios only in
+	// the parallel and cloud tracks).
+	Type   string   `toml:"type"`
+	Tracks []string `toml:"tracks"`
+	// Logics are names or regular expressions (anchored) of the logics the
+	// solver supports.
+	Logics []string `toml:"logics"`
+	// Command runs it on a benchmark: {file} is replaced by the path of
+	// the scrambled file; without {file}, the path is the last argument.
+	Command []string `toml:"command"`
+	// IncrementalCommand reads commands on stdin (incremental track).
+	IncrementalCommand []string `toml:"incremental_command"`
+	// Package is a StarExec-style directory: bin/starexec_run_<config>
+	// and bin/smtcomp_run_incremental.
+	Package        string   `toml:"package"`
+	Configurations []string `toml:"configurations"`
+
+	logicRE []*regexp.Regexp
+}
+
+// Duration reads "20s", "20m" or a number of seconds.
+type Duration struct{ time.Duration }
+
+// UnmarshalTOML accepts a duration string or seconds.
+func (d *Duration) UnmarshalTOML(v any) error {
+	switch x := v.(type) {
+	case string:
+		dd, err := time.ParseDuration(x)
+		if err != nil {
+			return err
+		}
+		d.Duration = dd
+	case int64:
+		d.Duration = time.Duration(x) * time.Second
+	case float64:
+		d.Duration = time.Duration(x * float64(time.Second))
+	default:
+		return fmt.Errorf("want a duration such as \"20s\" or a number of seconds, got %v", v)
+	}
+	return nil
+}
+
+// IsCompetitive reports whether the solver competes (default true).
+func (s *Solver) IsCompetitive() bool { return s.Competitive == nil || *s.Competitive }
+
+// Supports reports whether the solver enters a track with a logic.
+func (s *Solver) Supports(track benchmark.Track, logic string) bool {
+	in := false
+	for _, t := range s.Tracks {
+		if tr, err := benchmark.ParseTrack(t); err == nil && tr == track {
+			in = true
+		}
+	}
+	if !in {
+		return false
+	}
+	for _, re := range s.logicRE {
+		if re.MatchString(logic) {
+			return true
+		}
+	}
+	return false
+}
+
+// Dir is the directory the definition's relative paths are relative to.
+func (c *Competition) Dir() string { return c.dir }
+
+// Path resolves a path of the definition.
+func (c *Competition) Path(p string) string {
+	if p == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(c.dir, p)
+}
+
+// TrackNames lists the tracks the competition runs, in the rules' order.
+func (c *Competition) TrackNames() []benchmark.Track {
+	var out []benchmark.Track
+	for _, t := range benchmark.Tracks {
+		if _, ok := c.Tracks[string(t)]; ok {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// Load reads and checks a competition definition. Errors name the file and
+// what is wrong.
+func Load(path string) (*Competition, error) {
+	var c Competition
+	md, err := toml.DecodeFile(path, &c)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return nil, fmt.Errorf("%s:%d:%d: %s", path, pe.Position.Line, pe.Position.Col, pe.Message)
+		}
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		keys := make([]string, len(und))
+		for i, k := range und {
+			keys[i] = k.String()
+		}
+		return nil, fmt.Errorf("%s: unknown keys: %s", path, strings.Join(keys, ", "))
+	}
+	abs, _ := filepath.Abs(path)
+	c.dir = filepath.Dir(abs)
+	if err := c.check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &c, nil
+}
+
+func (c *Competition) check() error {
+	if c.Name == "" {
+		return errors.New("name is required")
+	}
+	switch c.Rules {
+	case 2006, 2014, 2018, 2022:
+	default:
+		return fmt.Errorf("rules = %d: want 2006, 2014, 2018 or 2022", c.Rules)
+	}
+	if c.WorkDir == "" {
+		c.WorkDir = c.Name + "-work"
+	}
+	if len(c.Tracks) == 0 {
+		return errors.New("no [tracks.<name>] section")
+	}
+	allowed := benchmark.TracksOf(c.Rules)
+	for name, t := range c.Tracks {
+		tr, err := benchmark.ParseTrack(name)
+		if err != nil || string(tr) != name {
+			return fmt.Errorf("[tracks.%s]: unknown track (want one of %s)", name, benchmark.TrackNames())
+		}
+		ok := false
+		for _, a := range allowed {
+			ok = ok || a == tr
+		}
+		if !ok && c.Rules != 2022 {
+			return fmt.Errorf("[tracks.%s]: the %d rules have no such track", name, c.Rules)
+		}
+		if t.CPULimit.Duration <= 0 && t.WallLimit.Duration <= 0 {
+			return fmt.Errorf("[tracks.%s]: set cpu_limit or wall_limit", name)
+		}
+		if t.Protocol != "" && t.Protocol != "2022" && t.Protocol != "2005" {
+			return fmt.Errorf("[tracks.%s]: protocol %q: want 2022 or 2005", name, t.Protocol)
+		}
+	}
+	if c.Seed.Value == nil && c.Seed.NYSE == "" {
+		return errors.New("[seed]: give value, or entrants and nyse")
+	}
+	if len(c.Solvers) == 0 {
+		return errors.New("no [[solvers]]")
+	}
+	seen := map[string]bool{}
+	for i := range c.Solvers {
+		s := &c.Solvers[i]
+		if s.Name == "" {
+			return fmt.Errorf("solver %d: name is required", i+1)
+		}
+		if seen[s.Name] {
+			return fmt.Errorf("solver %s: defined twice", s.Name)
+		}
+		seen[s.Name] = true
+		if len(s.Command) == 0 && s.Package == "" {
+			return fmt.Errorf("solver %s: give command or package", s.Name)
+		}
+		switch s.Type {
+		case "", "standalone", "wrapper", "derived":
+		case "portfolio":
+			for _, t := range s.Tracks {
+				if t != string(benchmark.Parallel) && t != string(benchmark.Cloud) {
+					return fmt.Errorf("solver %s: a portfolio solver may enter only the parallel and cloud tracks, not %s", s.Name, t)
+				}
+			}
+		default:
+			return fmt.Errorf("solver %s: type %q: want standalone, wrapper, derived or portfolio", s.Name, s.Type)
+		}
+		for _, t := range s.Tracks {
+			if _, err := benchmark.ParseTrack(t); err != nil {
+				return fmt.Errorf("solver %s: %w", s.Name, err)
+			}
+		}
+		if len(s.Logics) == 0 {
+			return fmt.Errorf("solver %s: logics is required (names or regular expressions)", s.Name)
+		}
+		for _, l := range s.Logics {
+			re, err := regexp.Compile("^(?:" + l + ")$")
+			if err != nil {
+				return fmt.Errorf("solver %s: logic pattern %q: %w", s.Name, l, err)
+			}
+			s.logicRE = append(s.logicRE, re)
+		}
+		if s.Package != "" {
+			if _, err := os.Stat(c.Path(s.Package)); err != nil {
+				return fmt.Errorf("solver %s: package: %w", s.Name, err)
+			}
+		}
+	}
+	return nil
+}
+
+//go:embed divisions2022.json
+var divisions2022 []byte
+
+// Divisions groups logics into the divisions of a track: the official
+// 2022 table (from SMT-COMP's new-divisions.json), one logic per division
+// in the earlier years. Logics outside the 2022 table form a division of
+// their own.
+func Divisions(rules int, track benchmark.Track, logics []string) map[string][]string {
+	out := map[string][]string{}
+	if rules < 2022 {
+		for _, l := range logics {
+			out[l] = []string{l}
+		}
+		return out
+	}
+	var table map[string]map[string][]string
+	_ = json.Unmarshal(divisions2022, &table)
+	key := "track_" + strings.ReplaceAll(string(track), "-", "_")
+	if track == benchmark.Proof {
+		key = "track_proof_exhibition"
+	}
+	divOf := map[string]string{}
+	for div, ls := range table[key] {
+		for _, l := range ls {
+			divOf[l] = div
+		}
+	}
+	for _, l := range logics {
+		d := divOf[l]
+		if d == "" {
+			d = l
+		}
+		out[d] = append(out[d], l)
+	}
+	for _, ls := range out {
+		sort.Strings(ls)
+	}
+	return out
+}

@@ -1,0 +1,245 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"sort"
+	"time"
+)
+
+// Pair is one job: a solver configuration on a (scrambled) benchmark in a
+// track and division of a competition. Pairs are planned once, claimed by
+// workers under a lease, and completed exactly once.
+type Pair struct {
+	ID            int64
+	Competition   string
+	Track         string
+	Division      string
+	Logic         string
+	Solver        string
+	Configuration string
+	BenchmarkID   int64
+	BenchmarkPath string
+	// Input is the file the solver is given (scrambled, with a status
+	// header for the incremental track).
+	Input    string
+	Expected string // sat, unsat, unknown; incremental: the answers, space separated
+	Heat     int
+	// Seq orders the pairs: a benchmark's pairs are consecutive, so one
+	// machine runs every solver on it, round-robin across solvers.
+	Seq      int64
+	State    string // pending, running, done
+	Owner    string
+	Attempts int
+}
+
+// Pair states.
+const (
+	PairPending = "pending"
+	PairRunning = "running"
+	PairDone    = "done"
+)
+
+// PairStore is the part of a store that schedules pairs: the executor's
+// view, shared by every worker of a competition (on one machine with
+// SQLite, on several with PostgreSQL).
+type PairStore interface {
+	// PlanPairs adds pairs not already planned (by competition, track,
+	// solver, configuration and benchmark) and returns how many were new.
+	PlanPairs(ctx context.Context, ps []Pair) (int, error)
+	// ClaimPairs leases up to n pairs, in Seq order, to owner: pending
+	// ones and running ones whose lease expired.
+	ClaimPairs(ctx context.Context, competition, owner string, n int, lease time.Duration) ([]Pair, error)
+	// RenewLeases extends the leases owner holds.
+	RenewLeases(ctx context.Context, competition, owner string, lease time.Duration) error
+	// ReleaseOwner returns the running pairs of an owner known to be dead
+	// to pending.
+	ReleaseOwner(ctx context.Context, competition, owner string) (int, error)
+	// RunningOwners lists the owners of running pairs.
+	RunningOwners(ctx context.Context, competition string) ([]string, error)
+	// CompletePair records the pair's result and marks it done, in one
+	// transaction; a pair already completed (its lease had expired and
+	// another worker finished it) keeps its first result.
+	CompletePair(ctx context.Context, p Pair, r Result) error
+	// PairCounts counts pairs by track and state.
+	PairCounts(ctx context.Context, competition string) (map[string]map[string]int, error)
+	// Pairs lists a competition's pairs.
+	Pairs(ctx context.Context, competition string) ([]Pair, error)
+}
+
+var (
+	_ PairStore = (*SQLite)(nil)
+	_ PairStore = (*Postgres)(nil)
+)
+
+const pairColumns = `id, competition, track, division, logic, solver, configuration, benchmark_id, benchmark_path,
+	input, expected, heat, seq, state, owner, attempts`
+
+func scanPair(rows interface{ Scan(...any) error }) (Pair, error) {
+	var p Pair
+	err := rows.Scan(&p.ID, &p.Competition, &p.Track, &p.Division, &p.Logic, &p.Solver, &p.Configuration,
+		&p.BenchmarkID, &p.BenchmarkPath, &p.Input, &p.Expected, &p.Heat, &p.Seq, &p.State, &p.Owner, &p.Attempts)
+	return p, err
+}
+
+func (s *sqlStore) PlanPairs(ctx context.Context, ps []Pair) (int, error) {
+	n := 0
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		st, err := tx.PrepareContext(ctx, `INSERT INTO pairs (competition, track, division, logic, solver, configuration,
+			benchmark_id, benchmark_path, input, expected, heat, seq, state, owner, lease_until, attempts)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'pending', '', 0, 0)
+			ON CONFLICT (competition, track, solver, configuration, benchmark_id) DO NOTHING`)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		for _, p := range ps {
+			res, err := st.ExecContext(ctx, p.Competition, p.Track, p.Division, p.Logic, p.Solver, p.Configuration,
+				p.BenchmarkID, p.BenchmarkPath, p.Input, p.Expected, p.Heat, p.Seq)
+			if err != nil {
+				return err
+			}
+			if k, _ := res.RowsAffected(); k > 0 {
+				n++
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("store: plan pairs: %w", err)
+	}
+	return n, nil
+}
+
+func (s *sqlStore) ClaimPairs(ctx context.Context, competition, owner string, n int, lease time.Duration) ([]Pair, error) {
+	now := time.Now().UnixMilli()
+	lock := ""
+	if s.d.name == "postgres" {
+		// Several workers claim at once: each skips the rows another
+		// is claiming.
+		lock = " FOR UPDATE SKIP LOCKED"
+	}
+	q := `UPDATE pairs SET state = 'running', owner = $1, lease_until = $2, attempts = attempts + 1
+		WHERE id IN (SELECT id FROM pairs WHERE competition = $3
+			AND (state = 'pending' OR (state = 'running' AND lease_until < $4))
+			ORDER BY seq LIMIT $5` + lock + `)
+		RETURNING ` + pairColumns
+	var out []Pair
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, q, owner, now+lease.Milliseconds(), competition, now, n)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			p, err := scanPair(rows)
+			if err != nil {
+				return err
+			}
+			out = append(out, p)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: claim pairs: %w", err)
+	}
+	// RETURNING has no order: put the pairs back in Seq order.
+	sort.Slice(out, func(i, j int) bool { return out[i].Seq < out[j].Seq })
+	return out, nil
+}
+
+func (s *sqlStore) RenewLeases(ctx context.Context, competition, owner string, lease time.Duration) error {
+	_, err := s.db.ExecContext(ctx, `UPDATE pairs SET lease_until = $1 WHERE competition = $2 AND owner = $3 AND state = 'running'`,
+		time.Now().Add(lease).UnixMilli(), competition, owner)
+	if err != nil {
+		return fmt.Errorf("store: renew leases: %w", err)
+	}
+	return nil
+}
+
+func (s *sqlStore) ReleaseOwner(ctx context.Context, competition, owner string) (int, error) {
+	res, err := s.db.ExecContext(ctx, `UPDATE pairs SET state = 'pending', owner = '', lease_until = 0
+		WHERE competition = $1 AND owner = $2 AND state = 'running'`, competition, owner)
+	if err != nil {
+		return 0, fmt.Errorf("store: release %s: %w", owner, err)
+	}
+	n, _ := res.RowsAffected()
+	return int(n), nil
+}
+
+func (s *sqlStore) RunningOwners(ctx context.Context, competition string) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT owner FROM pairs WHERE competition = $1 AND state = 'running'`, competition)
+	if err != nil {
+		return nil, fmt.Errorf("store: running owners: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var o string
+		if err := rows.Scan(&o); err != nil {
+			return nil, err
+		}
+		out = append(out, o)
+	}
+	return out, rows.Err()
+}
+
+func (s *sqlStore) CompletePair(ctx context.Context, p Pair, r Result) error {
+	r.SourceKey = fmt.Sprintf("pair:%d", p.ID)
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO results
+			(competition, year, track, solver, configuration, benchmark_path, status, answer, expected, cpu, wall, memory_mb, extra, source_key, pair_id)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+			ON CONFLICT (source_key) DO NOTHING`,
+			r.Competition, r.Year, r.Track, r.Solver, r.Configuration, r.BenchmarkPath, r.Status, r.Answer, r.Expected,
+			r.CPU, r.Wall, r.MemoryMB, r.Extra, r.SourceKey, p.ID); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `UPDATE pairs SET state = 'done', lease_until = 0 WHERE id = $1`, p.ID)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("store: complete pair %d: %w", p.ID, err)
+	}
+	return nil
+}
+
+func (s *sqlStore) PairCounts(ctx context.Context, competition string) (map[string]map[string]int, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT track, state, COUNT(*) FROM pairs WHERE competition = $1 GROUP BY track, state`, competition)
+	if err != nil {
+		return nil, fmt.Errorf("store: pair counts: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]map[string]int{}
+	for rows.Next() {
+		var track, state string
+		var n int
+		if err := rows.Scan(&track, &state, &n); err != nil {
+			return nil, err
+		}
+		if out[track] == nil {
+			out[track] = map[string]int{}
+		}
+		out[track][state] = n
+	}
+	return out, rows.Err()
+}
+
+func (s *sqlStore) Pairs(ctx context.Context, competition string) ([]Pair, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+pairColumns+` FROM pairs WHERE competition = $1 ORDER BY seq`, competition)
+	if err != nil {
+		return nil, fmt.Errorf("store: pairs: %w", err)
+	}
+	defer rows.Close()
+	var out []Pair
+	for rows.Next() {
+		p, err := scanPair(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
