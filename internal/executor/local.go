@@ -1,0 +1,177 @@
+package executor
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/smtarena/smtarena/internal/store"
+)
+
+// RunFunc runs one pair on a worker slot (slots index disjoint core sets)
+// and returns its result. An error means the pair could not be judged
+// (the context was cancelled): it is left for a later run.
+type RunFunc func(ctx context.Context, slot int, p store.Pair) (store.Result, error)
+
+// Local runs pairs on this machine, Workers at a time.
+type Local struct {
+	Store       store.PairStore
+	Competition string
+	Workers     int
+	RunPair     RunFunc
+	// Lease is how long a claimed pair stays ours without renewal
+	// (default 1 min); leases are renewed every Lease/3.
+	Lease time.Duration
+	// OnDone is called after each completed pair (progress display).
+	OnDone func(store.Pair, store.Result)
+	// Owner names this worker process in the store; default
+	// host/pid/start time, which lets a restarted coordinator on the same
+	// host take back the pairs of a dead one at once.
+	Owner string
+}
+
+// Owner returns this process's owner name.
+func Owner() string {
+	host, _ := os.Hostname()
+	return fmt.Sprintf("%s/%d/%d", host, os.Getpid(), processStart(os.Getpid()))
+}
+
+// processStart returns the start time of a process (clock ticks since
+// boot, from /proc), 0 if unknown: with the pid it names a process
+// uniquely.
+func processStart(pid int) int64 {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 20 {
+		return 0
+	}
+	n, _ := strconv.ParseInt(f[19], 10, 64)
+	return n
+}
+
+// deadLocal reports whether owner is a process of this host that no longer
+// runs.
+func deadLocal(owner string) bool {
+	host, _ := os.Hostname()
+	parts := strings.Split(owner, "/")
+	if len(parts) != 3 || parts[0] != host {
+		return false
+	}
+	pid, err1 := strconv.Atoi(parts[1])
+	start, err2 := strconv.ParseInt(parts[2], 10, 64)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	return processStart(pid) != start || start == 0
+}
+
+// Run runs pairs until none is left to claim and none is running here. On
+// cancellation it stops claiming, and the pairs it was running stay
+// leased to it: a later run (after the lease, or at once on the same host)
+// runs them again.
+func (l *Local) Run(ctx context.Context) error {
+	if l.Workers <= 0 {
+		l.Workers = 1
+	}
+	if l.Lease <= 0 {
+		l.Lease = time.Minute
+	}
+	if l.Owner == "" {
+		l.Owner = Owner()
+	}
+	owners, err := l.Store.RunningOwners(ctx, l.Competition)
+	if err != nil {
+		return err
+	}
+	for _, o := range owners {
+		if o != l.Owner && deadLocal(o) {
+			if _, err := l.Store.ReleaseOwner(ctx, l.Competition, o); err != nil {
+				return err
+			}
+		}
+	}
+	slots := make(chan int, l.Workers)
+	for i := 0; i < l.Workers; i++ {
+		slots <- i
+	}
+	var (
+		wg      sync.WaitGroup
+		mu      sync.Mutex
+		firstEr error
+	)
+	renew := time.NewTicker(l.Lease / 3)
+	defer renew.Stop()
+	for ctx.Err() == nil {
+		free := len(slots)
+		if free == 0 {
+			select {
+			case s := <-slots:
+				slots <- s
+			case <-renew.C:
+				_ = l.Store.RenewLeases(ctx, l.Competition, l.Owner, l.Lease)
+			case <-ctx.Done():
+			}
+			continue
+		}
+		ps, err := l.Store.ClaimPairs(ctx, l.Competition, l.Owner, free, l.Lease)
+		if err != nil {
+			if ctx.Err() != nil {
+				break
+			}
+			return err
+		}
+		if len(ps) == 0 {
+			if len(slots) == l.Workers {
+				break // nothing running, nothing to claim: done
+			}
+			select { // wait for a running pair, then look again
+			case s := <-slots:
+				slots <- s
+			case <-renew.C:
+				_ = l.Store.RenewLeases(ctx, l.Competition, l.Owner, l.Lease)
+			case <-ctx.Done():
+			}
+			continue
+		}
+		for _, p := range ps {
+			slot := <-slots
+			wg.Add(1)
+			go func(p store.Pair, slot int) {
+				defer wg.Done()
+				defer func() { slots <- slot }()
+				res, err := l.RunPair(ctx, slot, p)
+				if err != nil || ctx.Err() != nil {
+					return // not judged: stays leased, runs again later
+				}
+				if err := l.Store.CompletePair(context.WithoutCancel(ctx), p, res); err != nil {
+					mu.Lock()
+					if firstEr == nil {
+						firstEr = err
+					}
+					mu.Unlock()
+					return
+				}
+				if l.OnDone != nil {
+					l.OnDone(p, res)
+				}
+			}(p, slot)
+		}
+	}
+	wg.Wait()
+	if firstEr != nil {
+		return firstEr
+	}
+	return ctx.Err()
+}
