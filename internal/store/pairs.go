@@ -242,4 +242,3 @@ func (s *sqlStore) Pairs(ctx context.Context, competition string) ([]Pair, error
 	}
 	return out, rows.Err()
 }
-
