@@ -82,6 +82,8 @@ func newRootCmd(io streams) *cobra.Command {
 		newImportCmd(io),
 		newRandomCmd(io),
 		newSeedCmd(io),
+		newCompeteCmd(io),
+		newStatusCmd(io),
 	)
 	return root
 }

@@ -1,0 +1,213 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/smtarena/smtarena/internal/compete"
+	"github.com/smtarena/smtarena/internal/config"
+	"github.com/smtarena/smtarena/internal/store"
+	"github.com/spf13/cobra"
+)
+
+// CompeteOptions are the flags of `smtarena compete`.
+type CompeteOptions struct {
+	DB      string
+	Workers int
+	Quiet   bool
+}
+
+func newCompeteCmd(io streams) *cobra.Command {
+	var opts CompeteOptions
+	cmd := &cobra.Command{
+		Use:   "compete [--db DSN] [--workers N] competition.toml",
+		Short: "Run a competition from its definition to result tables",
+		Long: `Run a competition: index its library, select the benchmarks by its rules,
+prepare the solvers' inputs, plan every job pair in the store, run them under
+the track's limits (pinned to cores, round-robin across solvers), and print a
+result table per division. Kill it at any moment and run the same command
+again: it finishes the competition with every pair recorded exactly once.
+The store defaults to smtarena.db in the competition's work directory.`,
+		Example: `  smtarena compete competition.toml`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runCompete(cmd.Context(), opts, args[0], io)
+		},
+	}
+	cmd.Flags().StringVar(&opts.DB, "db", os.Getenv("SMTARENA_DB"), "store (default: smtarena.db in the work directory)")
+	cmd.Flags().IntVar(&opts.Workers, "workers", 0, "pairs run at once (default: CPUs / cores per job)")
+	cmd.Flags().BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress display")
+	return cmd
+}
+
+// openCompetition loads a definition and its store.
+func openCompetition(ctx context.Context, path, dsn string) (*config.Competition, store.Store, error) {
+	def, err := config.Load(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if dsn == "" {
+		dir := def.Path(def.WorkDir)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, nil, err
+		}
+		dsn = filepath.Join(dir, "smtarena.db")
+	}
+	st, err := store.Open(ctx, dsn)
+	if err != nil {
+		return nil, nil, err
+	}
+	return def, st, nil
+}
+
+func runCompete(ctx context.Context, opts CompeteOptions, path string, io streams) error {
+	def, st, err := openCompetition(ctx, path, opts.DB)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	log := slog.New(slog.NewTextHandler(io.err, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	start := time.Now()
+	p, err := compete.Prepare(ctx, def, st, log)
+	if err != nil {
+		return err
+	}
+	total := 0
+	for _, n := range p.Planned {
+		total += n
+	}
+	fmt.Fprintf(io.out, "competition %s (%d rules), seed %d: %d pairs planned\n", def.Name, def.Rules, p.Seed, total)
+	counts, _ := pairTotals(ctx, def, st)
+	done := counts[store.PairDone]
+	var mu sync.Mutex
+	wrong, errorsSeen := 0, 0
+	tty := isTerminal(io.err) && !opts.Quiet
+	runStart := time.Now()
+	startDone := done
+	onPair := func(pr store.Pair, r store.Result) {
+		mu.Lock()
+		defer mu.Unlock()
+		done++
+		if r.Status == "error" {
+			errorsSeen++
+		}
+		if r.Status == "complete" && r.Answer != "" && r.Expected != "" && r.Answer != r.Expected &&
+			(r.Answer == "sat" || r.Answer == "unsat") && (r.Expected == "sat" || r.Expected == "unsat") {
+			wrong++
+		}
+		eta := ""
+		if n := done - startDone; n > 0 {
+			left := time.Duration(float64(time.Since(runStart)) / float64(n) * float64(total-done))
+			eta = " ETA " + left.Round(time.Second).String()
+		}
+		line := fmt.Sprintf("%d/%d pairs (%s: %s %s)%s, %d wrong, %d errors", done, total, pr.Track, pr.Solver, r.Status, eta, wrong, errorsSeen)
+		if tty {
+			fmt.Fprintf(io.err, "\r\033[K%s", line)
+		} else if !opts.Quiet {
+			fmt.Fprintln(io.err, line)
+		}
+	}
+	err = compete.Run(ctx, p, compete.Options{Workers: opts.Workers, OnPair: onPair})
+	if tty {
+		fmt.Fprintln(io.err)
+	}
+	if errors.Is(err, context.Canceled) {
+		return fmt.Errorf("interrupted: run the same command again to resume")
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(io.out, "done in %s\n", time.Since(start).Round(time.Millisecond))
+	return printSummaries(ctx, def, st, io.out)
+}
+
+func pairTotals(ctx context.Context, def *config.Competition, st store.Store) (map[string]int, error) {
+	out := map[string]int{}
+	for _, t := range def.TrackNames() {
+		c, err := st.PairCounts(ctx, compete.Key(def, t))
+		if err != nil {
+			return nil, err
+		}
+		for state, n := range c[string(t)] {
+			out[state] += n
+		}
+	}
+	return out, nil
+}
+
+func printSummaries(ctx context.Context, def *config.Competition, st store.Store, w io.Writer) error {
+	sums, err := compete.Summaries(ctx, def, st)
+	if err != nil {
+		return err
+	}
+	last := ""
+	var tw *tabwriter.Writer
+	for _, s := range sums {
+		if k := s.Track + "/" + s.Division; k != last {
+			if tw != nil {
+				tw.Flush()
+			}
+			fmt.Fprintf(w, "\n%s track, division %s\n", s.Track, s.Division)
+			tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+			fmt.Fprintln(tw, "solver\tpairs\tsolved\tsat\tunsat\tunknown\ttimeout\tmemout\tabort\twrong\tCPU s\twall s\t")
+			last = k
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.2f\t%.2f\t\n", s.Solver, s.Pairs, s.Solved, s.Sat, s.Unsat,
+			s.Unknown, s.Timeout, s.Memout, s.Aborted, s.Wrong, s.CPU, s.Wall)
+	}
+	if tw != nil {
+		return tw.Flush()
+	}
+	return nil
+}
+
+// StatusOptions are the flags of `smtarena status`.
+type StatusOptions struct{ DB string }
+
+func newStatusCmd(io streams) *cobra.Command {
+	var opts StatusOptions
+	cmd := &cobra.Command{
+		Use:   "status [--db DSN] competition.toml",
+		Short: "Show a competition's progress (also while it runs)",
+		Long: `Show how many pairs of each track are pending, running and done, and the
+result tables so far. It reads the store only, so it works while compete runs.`,
+		Example: `  smtarena status competition.toml`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			def, st, err := openCompetition(cmd.Context(), args[0], opts.DB)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			tw := tabwriter.NewWriter(io.out, 0, 0, 2, ' ', tabwriter.AlignRight)
+			fmt.Fprintln(tw, "track\tpending\trunning\tdone\ttotal\t")
+			for _, t := range def.TrackNames() {
+				c, err := st.PairCounts(cmd.Context(), compete.Key(def, t))
+				if err != nil {
+					return err
+				}
+				m := c[string(t)]
+				keys := make([]string, 0, len(m))
+				for k := range m {
+					keys = append(keys, k)
+				}
+				sort.Strings(keys)
+				fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t\n", t, m[store.PairPending], m[store.PairRunning], m[store.PairDone],
+					m[store.PairPending]+m[store.PairRunning]+m[store.PairDone])
+			}
+			tw.Flush()
+			return printSummaries(cmd.Context(), def, st, io.out)
+		},
+	}
+	cmd.Flags().StringVar(&opts.DB, "db", os.Getenv("SMTARENA_DB"), "store (default: smtarena.db in the work directory)")
+	return cmd
+}

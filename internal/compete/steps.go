@@ -1,0 +1,123 @@
+package compete
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/smtarena/smtarena/internal/benchmark"
+	"github.com/smtarena/smtarena/internal/library"
+	"github.com/smtarena/smtarena/internal/sandbox"
+	"github.com/smtarena/smtarena/internal/store"
+	"github.com/smtarena/smtarena/internal/track"
+)
+
+// selectFor selects a track's benchmarks by the rules.
+func selectFor(_ context.Context, _ *Prepared, _ benchmark.Track, bs []benchmark.Benchmark) ([]benchmark.Benchmark, error) {
+	return append([]benchmark.Benchmark(nil), bs...), nil
+}
+
+// sourceOf finds a benchmark's file among the library roots.
+func (p *Prepared) sourceOf(b benchmark.Benchmark) (string, error) {
+	for _, r := range p.Def.Library {
+		root := p.Def.Path(r)
+		// The library path starts at the track directory; the root may be
+		// above it, at it, or be a logic directory below it.
+		for _, cand := range []string{filepath.Join(root, b.Path), filepath.Join(filepath.Dir(root), b.Path)} {
+			if _, err := os.Stat(cand); err == nil {
+				return cand, nil
+			}
+		}
+		if library.LibraryPath(root) != "" {
+			var found string
+			_ = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+				if err == nil && !d.IsDir() && library.LibraryPath(path) == b.Path {
+					found = path
+					return filepath.SkipAll
+				}
+				return nil
+			})
+			if found != "" {
+				return found, nil
+			}
+		}
+	}
+	return "", fmt.Errorf("%s: not found under the library roots %v", b.Path, p.Def.Library)
+}
+
+// prepareInput writes the file the solvers get for a benchmark (once; an
+// existing one is kept) and returns its path and the expected answer(s).
+func (p *Prepared) prepareInput(t benchmark.Track, b benchmark.Benchmark, dir string) (string, string, error) {
+	src, err := p.sourceOf(b)
+	if err != nil {
+		return "", "", err
+	}
+	expected := expectedOf(b, src)
+	dst := filepath.Join(dir, fmt.Sprintf("%d.smt2", b.ID))
+	if _, err := os.Stat(dst); err == nil {
+		return dst, expected, nil
+	}
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return "", "", err
+	}
+	var out bytes.Buffer
+	if t == benchmark.Incremental {
+		for _, a := range strings.Fields(expected) {
+			out.WriteString(a + "\n")
+		}
+		out.WriteString("--- BENCHMARK BEGINS HERE ---\n")
+	}
+	out.Write(data)
+	tmp := dst + ".tmp"
+	if err := os.WriteFile(tmp, out.Bytes(), 0o644); err != nil {
+		return "", "", err
+	}
+	return dst, expected, os.Rename(tmp, dst)
+}
+
+// runIncremental runs an incremental pair.
+func (r *runner) runIncremental(ctx context.Context, slot int, p store.Pair, ts track.Solver) (store.Result, error) {
+	data, err := os.ReadFile(p.Input)
+	if err != nil {
+		return store.Result{}, err
+	}
+	_, script, _ := bytes.Cut(data, []byte("--- BENCHMARK BEGINS HERE ---\n"))
+	var out bytes.Buffer
+	sr, err := sandbox.Run(ctx, sandbox.Spec{Args: ts.IncrementalArgv(), Limits: r.limits(slot), Stdin: bytes.NewReader(script), Stdout: &out})
+	if ctx.Err() != nil {
+		return store.Result{}, ctx.Err()
+	}
+	if err != nil && sr.Reason != sandbox.Failed {
+		return store.Result{}, err
+	}
+	expected := strings.Fields(p.Expected)
+	solved, wrong := 0, 0
+	sc := bufio.NewScanner(&out)
+	i := 0
+	for sc.Scan() && i < len(expected) {
+		a := strings.TrimSpace(sc.Text())
+		if a != "sat" && a != "unsat" && a != "unknown" {
+			continue
+		}
+		if a != "unknown" {
+			if expected[i] == "unknown" || expected[i] == a {
+				solved++
+			} else {
+				wrong++
+				break
+			}
+		}
+		i++
+	}
+	res := r.result(p, map[string]any{"reason": sr.Reason, "exit_code": sr.ExitCode, "solved": solved, "wrong_answers": wrong,
+		"check_sats": len(expected)})
+	res.Status = track.StatusOf(sr.Reason)
+	res.Answer = fmt.Sprintf("%d/%d", solved, len(expected))
+	res.CPU, res.Wall, res.MemoryMB = sr.CPU.Seconds(), sr.Wall.Seconds(), float64(sr.PeakMemoryBytes)/(1<<20)
+	return res, nil
+}
