@@ -77,6 +77,7 @@ func baseDir(root bool) string {
 }
 
 func (r *run) exec(ctx context.Context) (res Result, err error) {
+	sweepStale(r.root)
 	n := runCounter.Add(1)
 	r.id = fmt.Sprintf("run-%d-%d", os.Getpid(), n)
 	r.uid = -1
