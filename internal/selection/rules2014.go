@@ -59,42 +59,49 @@ func (s *selector) rules2014(m []int) {
 	// solver" (Prior.MinTime). A benchmark nobody solved, or without a
 	// result that year, counts as hardest. Hardest first, ties by path;
 	// quintile q is positions [q·n/5, (q+1)·n/5) of that order.
-	diff := func(i int) float64 {
-		p, ok := s.cands[i].Prior[year]
-		if !haveYear || !ok || p.SolvedBy == 0 {
-			return math.Inf(1)
-		}
-		return p.MinTime
+	type ranked struct {
+		i    int
+		diff float64
 	}
-	byDiff := slices.Clone(pool)
-	slices.SortStableFunc(byDiff, func(a, b int) int { return cmp.Compare(diff(b), diff(a)) })
-	taken := 0
-	var left []int
+	rank := make([]ranked, n)
+	for k, i := range pool {
+		rank[k] = ranked{i, math.Inf(1)}
+		if p, ok := s.cands[i].Prior[year]; haveYear && ok && p.SolvedBy > 0 {
+			rank[k].diff = p.MinTime
+		}
+	}
+	slices.SortStableFunc(rank, func(a, b ranked) int { return cmp.Compare(b.diff, a.diff) })
+	byDiff := make([]int, n)
+	for k, r := range rank {
+		byDiff[k] = r.i
+	}
+	taken, left := 0, 0
 	for q, share := range quintileShares2014 {
 		quint := byDiff[q*n/5 : (q+1)*n/5]
 		slices.SortFunc(quint, func(a, b int) int { return cmp.Compare(s.cands[a].Path, s.cands[b].Path) })
 		k := min(max(percent(want, share)-taken, 0), len(quint))
-		left = append(left, s.drawIndustrial(quint, k)...)
+		left += len(quint) - k
+		s.drawIndustrial(quint, k)
 		taken += k
 	}
-	// Only rounding can leave the selection short of N; the rest is then
-	// drawn from what the quintiles left, in path order.
-	slices.SortFunc(left, func(a, b int) int { return cmp.Compare(s.cands[a].Path, s.cands[b].Path) })
-	s.draw(left, want-taken, Drawn)
+	// The quintiles are equal (±1) and their shares of N fall (40, 20, 15,
+	// 15, 10 %), so what a quintile cannot give, those below it can: taken
+	// is N (TestN2014 checks every N below pools up to 60).
+	s.drop(NotDrawn, left)
 }
 
-// drawIndustrial draws k benchmarks from a quintile (sorted by path) and
-// returns those it left. "If the industrial benchmarks comprise less than
-// 85% of the benchmarks in that quintile, 85% will be chosen from the
-// industrial benchmarks (if a sufficient number are available), and the
-// others from the population of random and crafted benchmarks; if [they]
-// comprise at least 85% ..., the benchmarks are chosen at random from the
-// population of industrial, random and crafted benchmarks." 85% of k is
-// rounded to the nearest integer; when the others are too few, industrial
-// benchmarks fill their place. Check benchmarks and those without a
-// category count with crafted and random, so that none is ineligible by
-// omission. Industrial benchmarks are drawn first, then the others.
-func (s *selector) drawIndustrial(quint []int, k int) (left []int) {
+// drawIndustrial draws k benchmarks from a quintile (sorted by path). "If
+// the industrial benchmarks comprise less than 85% of the benchmarks in
+// that quintile, 85% will be chosen from the industrial benchmarks (if a
+// sufficient number are available), and the others from the population of
+// random and crafted benchmarks; if [they] comprise at least 85% ..., the
+// benchmarks are chosen at random from the population of industrial,
+// random and crafted benchmarks." 85% of k is rounded to the nearest
+// integer (halves up); when the others are too few, industrial benchmarks
+// fill their place. Check benchmarks and those without a category count
+// with crafted and random, so that none is ineligible by omission.
+// Industrial benchmarks are drawn first, then the others.
+func (s *selector) drawIndustrial(quint []int, k int) {
 	var ind, other []int
 	for _, i := range quint {
 		if s.cands[i].Category == benchmark.Industrial {
@@ -105,7 +112,7 @@ func (s *selector) drawIndustrial(quint []int, k int) (left []int) {
 	}
 	if 100*len(ind) >= 85*len(quint) {
 		s.keepAll(choose(s.r, quint, k), Drawn)
-		return quint[min(k, len(quint)):]
+		return
 	}
 	kInd := min(percent(k, 85), len(ind))
 	kOther := k - kInd
@@ -115,7 +122,6 @@ func (s *selector) drawIndustrial(quint []int, k int) (left []int) {
 	}
 	s.keepAll(choose(s.r, ind, kInd), Drawn)
 	s.keepAll(choose(s.r, other, kOther), Drawn)
-	return append(ind[min(kInd, len(ind)):], other[min(kOther, len(other)):]...)
 }
 
 // drawN takes n of the benchmarks at random, or all of them when n is 0.
