@@ -110,8 +110,8 @@ func TestStatus2022(t *testing.T) {
 		{benchmark.UnsatCore, X, answer{unsat: true}, 5, ""},
 		{benchmark.UnsatCore, X, answer{sat: true}, 5, WrongStatus},
 		{benchmark.UnsatCore, X, answer{sat: true, unsat: true}, 5, ""}, // "in case of a dispute ... may be retained"
-		{benchmark.UnsatCore, "", answer{unsat: true}, 5, ""},          // no :status is unknown
-		{benchmark.Proof, U, answer{}, 1, ""},                          // one assertion is fine for proofs
+		{benchmark.UnsatCore, "", answer{unsat: true}, 5, ""},           // no :status is unknown
+		{benchmark.Proof, U, answer{}, 1, ""},                           // one assertion is fine for proofs
 		{benchmark.Proof, S, answer{}, 1, WrongStatus},
 		{benchmark.Proof, X, answer{unsat: true}, 1, ""},
 		{benchmark.Proof, X, answer{sat: true}, 1, WrongStatus},

@@ -200,7 +200,7 @@ func Select(cands []Candidate, opts Options) (Selection, error) {
 	for _, l := range logics {
 		m := byLogic[l]
 		s.sum = LogicSummary{Logic: l, Candidates: len(m), Dropped: map[Reason]int{}}
-		start := len(s.out)
+		start := len(s.picks)
 		switch opts.Rules {
 		case 2006:
 			s.rules2006(m)
@@ -211,7 +211,7 @@ func Select(cands []Candidate, opts Options) (Selection, error) {
 		case 2022:
 			s.rules2022(m)
 		}
-		slices.SortFunc(s.out[start:], func(a, b Selected) int { return cmp.Compare(a.Path, b.Path) })
+		slices.SortFunc(s.picks[start:], func(a, b pick) int { return cmp.Compare(cands[a.i].Path, cands[b.i].Path) })
 		s.sum.Eligible = s.sum.Candidates
 		for why, n := range s.sum.Dropped {
 			if why != FamilyCap && why != NotDrawn {
@@ -220,7 +220,10 @@ func Select(cands []Candidate, opts Options) (Selection, error) {
 		}
 		sel.Summary = append(sel.Summary, s.sum)
 	}
-	sel.Benchmarks = s.out
+	sel.Benchmarks = make([]Selected, len(s.picks))
+	for k, p := range s.picks {
+		sel.Benchmarks[k] = Selected{Candidate: cands[p.i], KeepCheckSats: p.keep, Reason: p.why}
+	}
 	return sel, nil
 }
 
@@ -272,19 +275,26 @@ func logicOf(c *Candidate) string {
 	return benchmark.LogicOfPath(c.Path)
 }
 
-// selector runs one selection: the random stream and the output are shared
+// selector runs one selection: the random stream and the picks are shared
 // by all logics, in logic order.
 type selector struct {
 	cands []Candidate
 	opts  Options
 	r     *crand.Rand
-	out   []Selected
+	picks []pick
 	sum   LogicSummary
+}
+
+// pick is a selected candidate, small to sort; Select makes it a Selected
+// at the end.
+type pick struct {
+	i, keep int
+	why     Reason
 }
 
 func (s *selector) keep(i, checkSats int, why Reason) {
 	c := &s.cands[i]
-	s.out = append(s.out, Selected{Candidate: *c, KeepCheckSats: checkSats, Reason: why})
+	s.picks = append(s.picks, pick{i, checkSats, why})
 	s.sum.Selected++
 	switch c.Status {
 	case benchmark.Sat:
