@@ -225,6 +225,7 @@ func TestOptionErrors(t *testing.T) {
 		{"2022 parallel", Options{Rules: 2022, Track: benchmark.Parallel}},
 		{"2022 cloud", Options{Rules: 2022, Track: benchmark.Cloud}},
 		{"negative N", Options{Rules: 2014, Track: benchmark.SingleQuery, N: -1}},
+		{"N outside 2014", Options{Rules: 2022, Track: benchmark.SingleQuery, N: 10}},
 		{"2014 with two years", Options{Rules: 2014, Track: benchmark.SingleQuery, PriorYears: []int{2012, 2013}}},
 		{"empty track", Options{Rules: 2022}},
 	}

@@ -247,8 +247,8 @@ func (o Options) withDefaults() (Options, error) {
 		return o, fmt.Errorf("selection: 2022 %s track: the rules leave its selection to the organizers' estimates: %w",
 			o.Track, errors.ErrUnsupported)
 	}
-	if o.N < 0 {
-		return o, fmt.Errorf("selection: N = %d", o.N)
+	if o.N < 0 || o.N > 0 && o.Rules != 2014 {
+		return o, fmt.Errorf("selection: N = %d: only the 2014 rules select N per division", o.N)
 	}
 	if o.PriorYears == nil {
 		switch o.Rules {
