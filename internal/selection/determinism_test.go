@@ -90,7 +90,14 @@ func TestDeterminism(t *testing.T) {
 	for _, opts := range configs {
 		t.Run(fmt.Sprintf("%d-%s", opts.Rules, opts.Track), func(t *testing.T) {
 			opts.Seed = 20220701
-			a := fingerprint(mustSelect(t, cands, opts))
+			sel := mustSelect(t, cands, opts)
+			for _, s := range sel.Summary {
+				if s.Selected+sumDropped(s) != s.Candidates || s.Sat+s.Unsat+s.Unknown != s.Selected ||
+					s.Eligible < s.Selected {
+					t.Errorf("summary does not add up: %+v", s)
+				}
+			}
+			a := fingerprint(sel)
 			b := fingerprint(mustSelect(t, shuffled, opts))
 			if len(a) == 0 {
 				t.Fatal("empty selection")
