@@ -116,7 +116,7 @@ func (p *Prepared) planTrack(ctx context.Context, t benchmark.Track, log *slog.L
 	if err != nil {
 		return 0, err
 	}
-	selected, err := p.selectBenchmarks(ctx, t, bs)
+	selected, keep, err := p.selectBenchmarks(ctx, t, bs, log)
 	if err != nil {
 		return 0, err
 	}
@@ -162,7 +162,7 @@ func (p *Prepared) planTrack(ctx context.Context, t benchmark.Track, log *slog.L
 		if !runLogic[b.Logic] {
 			continue
 		}
-		input, expected, err := p.prepareInput(t, b, inputs)
+		input, expected, err := p.prepareInput(t, b, keep[b.ID], inputs)
 		if err != nil {
 			return 0, err
 		}
@@ -213,27 +213,52 @@ func solverInDivision(s *config.Solver, t benchmark.Track, logics []string) bool
 
 // selectBenchmarks draws the track's benchmarks with the seed, in the order
 // the pairs will run.
-func (p *Prepared) selectBenchmarks(ctx context.Context, t benchmark.Track, bs []benchmark.Benchmark) ([]benchmark.Benchmark, error) {
-	sel, err := selectFor(ctx, p, t, bs)
+func (p *Prepared) selectBenchmarks(ctx context.Context, t benchmark.Track, bs []benchmark.Benchmark, log *slog.Logger) ([]benchmark.Benchmark, map[int64]int, error) {
+	// A selection made by an earlier (interrupted) run stands: results
+	// recorded since must not change what is run.
+	if saved, err := p.Store.Selection(ctx, Key(p.Def, t)); err == nil {
+		byID := map[int64]benchmark.Benchmark{}
+		for _, b := range bs {
+			byID[b.ID] = b
+		}
+		var sel []benchmark.Benchmark
+		keep := map[int64]int{}
+		for _, it := range saved.Items {
+			if b, ok := byID[it.BenchmarkID]; ok {
+				sel = append(sel, b)
+				if it.KeepCheckSats > 0 {
+					keep[b.ID] = it.KeepCheckSats
+				}
+			}
+		}
+		return p.runOrder(sel), keep, nil
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return nil, nil, err
+	}
+	sel, keep, err := selectFor(ctx, p, t, bs, log)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	items := make([]store.SelectionItem, len(sel))
 	for i, b := range sel {
-		items[i] = store.SelectionItem{BenchmarkID: b.ID}
+		items[i] = store.SelectionItem{BenchmarkID: b.ID, KeepCheckSats: keep[b.ID]}
 	}
 	if _, err := p.Store.SaveSelection(ctx, store.Selection{Name: Key(p.Def, t), Rules: p.Def.Rules, Track: string(t), Seed: p.Seed, Items: items}); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	// The run order: a seeded shuffle (Fisher-Yates from the top, one
-	// random() draw per position) of the selection sorted by path.
+	return p.runOrder(sel), keep, nil
+}
+
+// runOrder is the order pairs run in: a seeded shuffle (Fisher-Yates from
+// the top, one random() draw per position) of the selection sorted by path.
+func (p *Prepared) runOrder(sel []benchmark.Benchmark) []benchmark.Benchmark {
 	sort.Slice(sel, func(i, j int) bool { return sel[i].Path < sel[j].Path })
 	r := crand.New(p.Seed)
 	for i := len(sel) - 1; i > 0; i-- {
 		j := int(r.Random()) % (i + 1)
 		sel[i], sel[j] = sel[j], sel[i]
 	}
-	return sel, nil
+	return sel
 }
 
 // expectedOf returns the expected answer(s) of a benchmark: its status, or

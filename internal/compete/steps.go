@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,13 +14,70 @@ import (
 	"github.com/smtarena/smtarena/internal/benchmark"
 	"github.com/smtarena/smtarena/internal/library"
 	"github.com/smtarena/smtarena/internal/sandbox"
+	"github.com/smtarena/smtarena/internal/selection"
+	"github.com/smtarena/smtarena/internal/smtlib"
 	"github.com/smtarena/smtarena/internal/store"
 	"github.com/smtarena/smtarena/internal/track"
 )
 
-// selectFor selects a track's benchmarks by the rules.
-func selectFor(_ context.Context, _ *Prepared, _ benchmark.Track, bs []benchmark.Benchmark) ([]benchmark.Benchmark, error) {
-	return append([]benchmark.Benchmark(nil), bs...), nil
+// selectFor selects a track's benchmarks by the competition's rules
+// (internal/selection), with the prior results the store holds. It returns
+// the selected benchmarks and, for incremental scripts cut to a prefix, how
+// many check-sats to keep. Where the rules leave the choice to the
+// organisers (2022's parallel and cloud tracks), every eligible benchmark
+// is taken.
+func selectFor(ctx context.Context, p *Prepared, t benchmark.Track, bs []benchmark.Benchmark, log *slog.Logger) ([]benchmark.Benchmark, map[int64]int, error) {
+	cands, err := Candidates(ctx, p.Store, bs, p.Def.Rules)
+	if err != nil {
+		return nil, nil, err
+	}
+	rules := p.Def.Rules
+	sel, err := selection.Select(cands, selection.Options{Rules: rules, Track: t, Seed: p.Seed})
+	if errors.Is(err, errors.ErrUnsupported) {
+		log.Info("the rules leave this track's selection to the organisers: taking every eligible benchmark", "track", t)
+		return bs, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	keep := map[int64]int{}
+	out := make([]benchmark.Benchmark, 0, len(sel.Benchmarks))
+	for _, s := range sel.Benchmarks {
+		out = append(out, s.Benchmark)
+		if s.Incremental && s.KeepCheckSats > 0 && s.KeepCheckSats < s.CheckSats {
+			keep[s.ID] = s.KeepCheckSats
+		}
+	}
+	for _, ls := range sel.Summary {
+		log.Info("selected", "track", t, "logic", ls.Logic, "eligible", ls.Eligible, "selected", ls.Selected)
+	}
+	return out, keep, nil
+}
+
+// cutAfter returns the script up to and including its n-th check-sat,
+// followed by (exit): 2018's cut of an incremental script before its first
+// check-sat of unknown status.
+func cutAfter(name string, src []byte, n int) ([]byte, error) {
+	s, err := smtlib.Parse(name, src, 0)
+	if err != nil {
+		return nil, err
+	}
+	seen := 0
+	cmds := s.Commands()
+	for i, c := range cmds {
+		if c.Kind != smtlib.CmdCheckSat {
+			continue
+		}
+		seen++
+		if seen == n {
+			end := len(src)
+			if i+1 < len(cmds) {
+				end = cmds[i+1].Pos.Offset()
+			}
+			return append(append([]byte(nil), src[:end]...), "\n(exit)\n"...), nil
+		}
+	}
+	return src, nil
 }
 
 // sourceOf finds a benchmark's file among the library roots.
@@ -51,7 +110,7 @@ func (p *Prepared) sourceOf(b benchmark.Benchmark) (string, error) {
 
 // prepareInput writes the file the solvers get for a benchmark (once; an
 // existing one is kept) and returns its path and the expected answer(s).
-func (p *Prepared) prepareInput(t benchmark.Track, b benchmark.Benchmark, dir string) (string, string, error) {
+func (p *Prepared) prepareInput(t benchmark.Track, b benchmark.Benchmark, keep int, dir string) (string, string, error) {
 	src, err := p.sourceOf(b)
 	if err != nil {
 		return "", "", err
@@ -64,6 +123,15 @@ func (p *Prepared) prepareInput(t benchmark.Track, b benchmark.Benchmark, dir st
 	data, err := os.ReadFile(src)
 	if err != nil {
 		return "", "", err
+	}
+	if keep > 0 {
+		if data, err = cutAfter(src, data, keep); err != nil {
+			return "", "", err
+		}
+		exp := strings.Fields(expected)
+		if keep < len(exp) {
+			expected = strings.Join(exp[:keep], " ")
+		}
 	}
 	var out bytes.Buffer
 	if t == benchmark.Incremental {
