@@ -63,3 +63,22 @@ func TestRandomAndSeed(t *testing.T) {
 		t.Errorf("bad entrant: %d %s", code, errs)
 	}
 }
+
+func TestSelectCLI(t *testing.T) {
+	dir := testenv.Shared(t, "benchmarks")
+	db := filepath.Join(t.TempDir(), "s.db")
+	if code, _, errs := runCLI(t, "", "index", "--db", db, dir); code != 0 {
+		t.Fatal(errs)
+	}
+	code, out, errs := runCLI(t, "", "select", "--db", db, "--rules", "2022", "--track", "single-query", "--seed", "5", "--heats", "2", "--list")
+	if code != 0 || !strings.Contains(out, "287 benchmarks selected") || !strings.Contains(out, "\theat 2\n") {
+		t.Errorf("select: %d %s %s", code, out[max(0, len(out)-300):], errs)
+	}
+	code, out, _ = runCLI(t, "", "select", "--db", db, "--rules", "2018", "--track", "incremental", "--seed", "5")
+	if code != 0 || !strings.Contains(out, "first-check-sat-unknown") {
+		t.Errorf("2018 incremental: %d %s", code, out)
+	}
+	if code, _, errs := runCLI(t, "", "select", "--db", db, "--rules", "2014", "--track", "proof"); code != 2 || errs == "" {
+		t.Errorf("2014 proof: %d %s", code, errs)
+	}
+}
