@@ -294,10 +294,15 @@ func TestMultiThreadedCPU(t *testing.T) {
 		t.Skip("needs 2 CPUs")
 	}
 	forEachBackend(t, func(t *testing.T, b string) {
-		res, _ := runHostile(t, b, "spin-threads", Limits{CPU: 2 * time.Second, Wall: 10 * time.Second}, "4")
-		if res.Reason != CPUTime || res.CPU < 2*time.Second || res.CPU <= res.Wall {
-			t.Errorf("got reason %s cpu %v wall %v: want CPU time over the limit and above wall time", res.Reason, res.CPU, res.Wall)
+		// The limit is on the sum over the threads: on an idle machine the
+		// run stops before 2 s of wall time (CPU time above wall time); on
+		// a loaded one only the sum is certain, so that is what is
+		// asserted, and the ratio is logged.
+		res, _ := runHostile(t, b, "spin-threads", Limits{CPU: 2 * time.Second, Wall: 30 * time.Second}, "4")
+		if res.Reason != CPUTime || res.CPU < 2*time.Second {
+			t.Errorf("got reason %s cpu %v wall %v: want the CPU limit reached by the threads together", res.Reason, res.CPU, res.Wall)
 		}
+		t.Logf("cpu %v over wall %v", res.CPU, res.Wall)
 	})
 }
 

@@ -1,0 +1,84 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/smtarena/smtarena/internal/benchmark"
+)
+
+const good = `name = "c"
+rules = 2022
+library = ["lib"]
+[seed]
+entrants = [1, 2]
+nyse = "15123.45"
+[tracks.single-query]
+cpu_limit = "20s"
+wall_limit = 30
+[[solvers]]
+name = "z3"
+tracks = ["single-query"]
+logics = ["QF_.*IA", "QF_UF"]
+command = ["z3", "{file}"]
+`
+
+func load(t *testing.T, src string) (*Competition, error) {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "c.toml")
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return Load(p)
+}
+
+func TestLoad(t *testing.T) {
+	c, err := load(t, good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := c.Tracks["single-query"]
+	if tr.CPULimit.Seconds() != 20 || tr.WallLimit.Seconds() != 30 || c.WorkDir != "c-work" || !strings.HasSuffix(c.Path("lib"), "/lib") {
+		t.Errorf("%+v", c)
+	}
+	s := &c.Solvers[0]
+	if !s.Supports(benchmark.SingleQuery, "QF_LIA") || !s.Supports(benchmark.SingleQuery, "QF_UF") || s.Supports(benchmark.SingleQuery, "QF_UFLRA") ||
+		s.Supports(benchmark.Incremental, "QF_LIA") || !s.IsCompetitive() {
+		t.Error("Supports")
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	for src, want := range map[string]string{
+		strings.Replace(good, "rules = 2022", "rules = 2019", 1):                       "rules = 2019: want 2006, 2014, 2018 or 2022",
+		strings.Replace(good, "[tracks.single-query]", "[tracks.sprint]", 1):           "[tracks.sprint]: unknown track",
+		strings.Replace(good, `command = ["z3", "{file}"]`, "", 1):                     "solver z3: give command or package",
+		strings.Replace(good, `logics = ["QF_.*IA", "QF_UF"]`, `logics = ["QF_("]`, 1): "logic pattern",
+		strings.Replace(good, `name = "z3"`, "name = \"z3\"\ntype = \"portfolio\"", 1): "portfolio solver may enter only",
+		good + "\nbogus = 1\n":    "unknown keys: bogus",
+		"name = \"c\"\nrules = [": "c.toml:2:",
+		strings.Replace(good, `cpu_limit = "20s"`, `cpu_limit = "soon"`, 1): "c.toml",
+	} {
+		if _, err := load(t, src); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("want %q, got %v", want, err)
+		}
+	}
+}
+
+func TestDivisions(t *testing.T) {
+	d := Divisions(2022, benchmark.SingleQuery, []string{"QF_IDL", "QF_LIA", "QF_UF", "QF_AX", "FOO"})
+	if got := strings.Join(d["QF_LinearIntArith"], ","); got != "QF_IDL,QF_LIA" {
+		t.Errorf("QF_LinearIntArith = %s", got)
+	}
+	if got := strings.Join(d["QF_Equality"], ","); got != "QF_AX,QF_UF" {
+		t.Errorf("QF_Equality = %s", got)
+	}
+	if len(d["FOO"]) != 1 {
+		t.Errorf("unknown logic: %v", d)
+	}
+	if d := Divisions(2018, benchmark.SingleQuery, []string{"QF_IDL", "QF_LIA"}); len(d) != 2 || d["QF_IDL"][0] != "QF_IDL" {
+		t.Errorf("2018: %v", d)
+	}
+}
