@@ -57,7 +57,7 @@ func TestLoadErrors(t *testing.T) {
 		strings.Replace(good, `command = ["z3", "{file}"]`, "", 1):                     "solver z3: give command or package",
 		strings.Replace(good, `logics = ["QF_.*IA", "QF_UF"]`, `logics = ["QF_("]`, 1): "logic pattern",
 		strings.Replace(good, `name = "z3"`, "name = \"z3\"\ntype = \"portfolio\"", 1): "portfolio solver may enter only",
-		good + "\nbogus = 1\n":    "unknown keys: bogus",
+		"bogus = 1\n" + good:      "unknown keys: bogus",
 		"name = \"c\"\nrules = [": "c.toml:2:",
 		strings.Replace(good, `cpu_limit = "20s"`, `cpu_limit = "soon"`, 1): "c.toml",
 	} {
