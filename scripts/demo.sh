@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# make demo: what smtarena can do today, on generated and shared benchmarks.
-# The full competition (select, scramble, run solvers, score, site) joins
-# this script as those stages land; until then it shows the SMT-LIB front end.
+# make demo: the main job. Generate a benchmark library whose statuses are
+# known by construction, run a small real competition on it with the
+# solvers Debian packages (z3, cvc5, cvc4, boolector) under the 2022 rules,
+# print the result tables, and show the front end's other commands.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=./bin/smtarena
@@ -11,30 +12,30 @@ mkdir -p "$out"
 
 step() { printf '\n== %s\n' "$*"; }
 
-step "generate a QF_LIA benchmark (1 MB, seed 7)"
-$bin generate qf_lia --seed 7 --bytes 1000000 -o "$out/gen.smt2"
-ls -l "$out/gen.smt2"
+step "generate a benchmark library (seed 7) into $out/library"
+rm -rf "$out/library" "$out/work"
+$bin generate --out "$out/library" --seed 7 --size small
+$bin index --db "$out/work/smtarena.db" -q "$out/library"
+$bin benchmarks --db "$out/work/smtarena.db" | tail -n 12
 
-step "metadata scan"
-$bin meta "$out/gen.smt2"
+step "lint the library for its tracks (2022 rules)"
+$bin lint --track auto --summary --quiet "$out/library"
 
-step "canonical form (first lines)"
-{ $bin fmt "$out/gen.smt2" | head -n 8; } || true
+step "the competition seed, as the 2022 rules derive it"
+$bin seed --rules 2022 --nyse 15123.45 --entrant 1 --entrant 42 --entrant 4242
 
-if [ -d "$shared/benchmarks" ]; then
-  step "metadata of an incremental benchmark from $shared/benchmarks"
-  { $bin meta "$shared/benchmarks/incremental/QF_LIA/cvc5-regress0-push-pop-boolean/"*.smt2 | head -n 24; } || true
-fi
+step "run the competition (examples/demo.toml): select, prepare, run every pair in the sandbox"
+$bin compete examples/demo.toml
 
-step "lint the generated benchmark for the single-query track (2022 rules)"
-$bin lint --track single-query "$out/gen.smt2" && echo "no problems"
+step "progress and results as the store holds them"
+$bin status examples/demo.toml | head -n 6
+
+step "one solver run in the sandbox, measured"
+f=$(find "$out/library/non-incremental" -name '*.smt2' | sort | head -n 1)
+$bin exec --cpu-limit 10 --mem-limit 1024 --output "$out/exec.out" -- z3 "$f"
+echo "z3 said: $(cat "$out/exec.out")"
 
 if [ -d "$shared/benchmarks" ]; then
   step "lint the shared benchmarks (incremental ones as incremental): findings summary"
   $bin lint --track auto --rules 2022 --summary --quiet "$shared/benchmarks" || true
-  step "lint one benchmark for the unsat-core track, as the solver would receive it"
-  $bin lint --track unsat-core --scrambled "$shared/benchmarks/non-incremental/QF_UF/cvc5-regress0/bug217.smt2" || true
 fi
-
-step "still to come"
-echo "smtarena compete competition.toml: select, scramble, run z3/cvc4/cvc5/boolector, score and write the site (issues 3-7)"
