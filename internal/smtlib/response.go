@@ -806,6 +806,26 @@ func lenientString(text []byte) (string, bool) {
 	return `"` + strings.ReplaceAll(decodeMessage(text[1:n-1]), `"`, `""`) + `"`, true
 }
 
+// reescape turns a string literal with \" and \\ escapes into SMT-LIB 2.6.
+func reescape(lit []byte) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	body := lit[1 : len(lit)-1]
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		if i+1 < len(body) && (c == '\\' || c == '"') && (body[i+1] == '"' || c == '\\' && body[i+1] == '\\') {
+			i++
+			c = body[i]
+		}
+		if c == '"' {
+			b.WriteByte('"')
+		}
+		b.WriteByte(c)
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
 func newRespParser(at Position, text []byte) *parser {
 	file := NewFile(at.Filename, text)
 	file.base = at
@@ -853,19 +873,33 @@ func (p *parser) root() uint32 {
 	return p.s.nodes[n].start
 }
 
-// parseList parses a response in parentheses.
+// parseList parses a response in parentheses: as the kind its shape
+// suggests, else as an s-expression, and if neither reads, the same again
+// with \" escapes in strings.
 func parseList(r Response, text []byte, want ResponseKind) (Response, *Error) {
-	kind := want
+	kinds := []ResponseKind{want}
 	if want == respAuto {
-		kind = classify(text)
-	}
-	out, err := parseListAs(r, text, kind)
-	if err != nil && want == respAuto && kind != RespSExpr {
-		if out2, err2 := parseListAs(r, text, RespSExpr); err2 == nil {
-			return out2, nil
+		kinds[0] = classify(text)
+		if kinds[0] != RespSExpr {
+			kinds = append(kinds, RespSExpr)
 		}
 	}
-	return out, err
+	var first *Error
+	for _, escapes := range []bool{false, true} {
+		if escapes && bytes.IndexByte(text, '\\') < 0 {
+			break
+		}
+		for _, k := range kinds {
+			out, err := parseListAs(r, text, k, escapes)
+			if err == nil {
+				return out, nil
+			}
+			if first == nil {
+				first = err
+			}
+		}
+	}
+	return r, first
 }
 
 // classify guesses the kind of a list from its first tokens.
@@ -905,8 +939,9 @@ func isModelElement(name []byte) bool {
 	return string(name) == "forall"
 }
 
-func parseListAs(r Response, text []byte, kind ResponseKind) (Response, *Error) {
+func parseListAs(r Response, text []byte, kind ResponseKind, escapes bool) (Response, *Error) {
 	p := newRespParser(r.Pos, text)
+	p.sc.escapes = escapes
 	var ok bool
 	switch kind {
 	case RespSExpr:
