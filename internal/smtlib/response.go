@@ -241,7 +241,7 @@ func (rr *ResponseReader) Next() (Response, error) {
 				rr.drop(&f)
 			} else if f.i > rr.maxSize() {
 				f.discard = true
-				f.preview = string(rr.buf[rr.pos : rr.pos+min(f.i, garbagePreview)])
+				f.preview = string(rr.buf[rr.pos : rr.pos+min(f.i, garbagePreview, rr.maxSize())])
 				f.msg, f.errAt = fmt.Sprintf("response longer than %d bytes", rr.maxSize()), at
 				rr.drop(&f)
 			}
@@ -251,7 +251,7 @@ func (rr *ResponseReader) Next() (Response, error) {
 		}
 		if !f.discard && f.end > rr.maxSize() {
 			// Whole in the buffer, as ParseResponses gives it, but too long.
-			f.discard, f.preview = true, string(rr.buf[rr.pos:rr.pos+min(f.end, garbagePreview)])
+			f.discard, f.preview = true, string(rr.buf[rr.pos:rr.pos+min(f.end, garbagePreview, rr.maxSize())])
 			f.msg, f.errAt = fmt.Sprintf("response longer than %d bytes", rr.maxSize()), at
 		}
 		if f.discard {
