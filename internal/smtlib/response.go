@@ -218,6 +218,12 @@ type ResponseReader struct {
 	line      int // its line
 	lineStart int // stream offset of the start of that line
 	inComment bool
+
+	// After a response fails to end before the end of the input, reading
+	// resumes on the next line, and every unclosed '(' after it scans to
+	// the end again. eofWork counts those bytes; beyond eofBudget the rest
+	// of the input is one garbage response, so that time stays linear.
+	eofWork, eofBudget int
 }
 
 // NewResponseReader returns a reader of the responses in r; name is used in
@@ -674,9 +680,20 @@ func (rr *ResponseReader) endAtEOF(f *span, at Position) bool {
 		f.end = trimLine(rr.buf[rr.pos:], n)
 		return true
 	}
+	if rr.eofBudget == 0 {
+		rr.eofBudget = 2*n + eofRescanMin
+	}
+	if rr.eofWork += n; rr.eofWork > rr.eofBudget {
+		*f = span{mode: mLine, msg: msg + "; too many unclosed responses: skipping the rest of the input", errAt: at}
+		f.end = trimLine(rr.buf[rr.pos:], n)
+		return true
+	}
 	*f = span{mode: mLine, msg: msg, errAt: at}
 	return false
 }
+
+// eofRescanMin is the least rescanning allowed after responses fail to end.
+const eofRescanMin = 4 << 20
 
 // parseText parses the text of one response that starts at a position of
 // the stream, as kind want or, for respAuto, as what its shape says.
@@ -1088,7 +1105,7 @@ func (p *parser) modelElement() {
 	switch {
 	case kind == CmdInvalid && name.kind == tokSymbol && string(name.text) == "forall":
 		kind = CmdAssert
-		p.lenientTerm()
+		p.term() // strict: a (forall) s-expression would print as (|forall|)
 	case kind == CmdDefineFun || kind == CmdDefineFunRec:
 		p.next()
 		p.next()

@@ -443,6 +443,26 @@ func TestOverlongResponse(t *testing.T) {
 	}
 }
 
+// TestManyUnclosed reads input where every line opens a response that
+// never closes. Each would scan to the end of the input; after a budget
+// linear in the input's size, the rest becomes one garbage response.
+func TestManyUnclosed(t *testing.T) {
+	for _, line := range []string{"(\n", "(error \"x\n", "(|\n"} {
+		src := []byte(strings.Repeat(line, 100_000) + "sat\n")
+		rs, errs := ParseResponses("u", src)
+		checkCoverage(t, src, rs)
+		last := rs[len(rs)-1]
+		if len(rs) < 2 || len(rs) > 1000 || len(errs) != len(rs) || !strings.Contains(last.Message, "skipping the rest") {
+			t.Errorf("%q: %d responses, the last %s %q", line, len(rs), last.Kind, last.Message)
+		}
+		// A few unclosed lines are each skipped on their own.
+		rs, _ = ParseResponses("u", []byte(strings.Repeat(line, 5)+"sat\n"))
+		if len(rs) != 6 || rs[5].Kind != RespSat {
+			t.Errorf("%q: %d responses", line, len(rs))
+		}
+	}
+}
+
 // checkCoverage checks that the responses cover the input: in order, with
 // their text, with positions that agree with the input's lines, and with
 // only white space and comments between them.
