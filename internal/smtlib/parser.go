@@ -256,7 +256,11 @@ func (p *parser) pushSymbol() {
 }
 
 func (p *parser) pushConst() {
-	p.vals = append(p.vals, slot{ref: tagConst | p.s.internConst(p.tok.text), pos: p.tok.pos})
+	text := p.tok.text
+	if p.sc.escapes && p.tok.kind == tokString {
+		text = []byte(reescape(text))
+	}
+	p.vals = append(p.vals, slot{ref: tagConst | p.s.internConst(text), pos: p.tok.pos})
 	p.next()
 }
 

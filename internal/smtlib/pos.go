@@ -28,6 +28,10 @@ type File struct {
 	Name  string
 	Size  int
 	lines []uint32 // byte offsets at which lines start; lines[0] == 0
+
+	// base is where the text begins when it is one piece of a longer stream,
+	// such as one solver response; positions are reported in the stream.
+	base Position
 }
 
 // NewFile builds the line table of src.
@@ -86,7 +90,15 @@ func (f *File) Position(p Pos) Position {
 	if i < 0 {
 		i = 0
 	}
-	return Position{Filename: f.Name, Offset: off, Line: i + 1, Column: off - int(f.lines[i]) + 1}
+	pos := Position{Filename: f.Name, Offset: off, Line: i + 1, Column: off - int(f.lines[i]) + 1}
+	if f.base.IsValid() {
+		if i == 0 {
+			pos.Column += f.base.Column - 1
+		}
+		pos.Offset += f.base.Offset
+		pos.Line += f.base.Line - 1
+	}
+	return pos
 }
 
 // Error is one diagnostic at a position.

@@ -108,6 +108,10 @@ type scanner struct {
 	src  []byte
 	off  int
 	errf func(pos Pos, msg string)
+
+	// escapes makes \" and \\ escapes inside string literals, as SMT-LIB
+	// 2.0 had them and some solvers still print them; 2.6 has only "".
+	escapes bool
 }
 
 func (s *scanner) init(src []byte, errf func(Pos, string)) {
@@ -192,6 +196,10 @@ func (s *scanner) next() token {
 				s.error(start, "string literal not terminated")
 				s.off = off
 				return token{kind: tokIllegal, pos: pos, text: src[start:off]}
+			}
+			if s.escapes && src[off] == '\\' && off+1 < len(src) && (src[off+1] == '"' || src[off+1] == '\\') {
+				off += 2
+				continue
 			}
 			if src[off] == '"' {
 				if off+1 < len(src) && src[off+1] == '"' {
