@@ -3,7 +3,6 @@ package smtlib
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -15,7 +14,6 @@ import (
 	"time"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/responses")
 
 // formatResponse prints a response in canonical form: what a solver would
 // print for it, with terms as the printer writes them. Garbage prints as a
