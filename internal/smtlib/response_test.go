@@ -14,7 +14,6 @@ import (
 	"time"
 )
 
-
 // formatResponse prints a response in canonical form: what a solver would
 // print for it, with terms as the printer writes them. Garbage prints as a
 // comment, which reads back as nothing.
