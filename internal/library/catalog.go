@@ -227,23 +227,25 @@ func WriteLibrary(dir string, seed uint64, size Size) ([]Instance, error) {
 		return nil, err
 	}
 	for _, in := range list {
-		if err := writeFile(filepath.Join(dir, in.Path()), in.Write); err != nil {
+		if _, err := writeFile(filepath.Join(dir, in.Path()), in.Write); err != nil {
 			return nil, err
 		}
 	}
 	return list, nil
 }
 
-// writeFile creates path (and its directory) and writes it.
-func writeFile(path string, write func(w io.Writer) error) error {
+// writeFile creates path (and its directory), writes it, and returns its
+// size.
+func writeFile(path string, write func(w io.Writer) error) (int64, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
+		return 0, err
 	}
 	f, err := os.Create(path)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	bw := bufio.NewWriterSize(f, 64<<10)
+	cw := &countingWriter{w: f}
+	bw := bufio.NewWriterSize(cw, 64<<10)
 	err = write(bw)
 	if err == nil {
 		err = bw.Flush()
@@ -252,7 +254,18 @@ func writeFile(path string, write func(w io.Writer) error) error {
 		err = cerr
 	}
 	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return cw.n, fmt.Errorf("write %s: %w", path, err)
 	}
-	return nil
+	return cw.n, nil
+}
+
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }

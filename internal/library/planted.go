@@ -57,21 +57,16 @@ func Planted(w io.Writer, o PlantedOptions) error {
 		return fmt.Errorf("planted: need Constraints or Bytes")
 	}
 	e := p.e
-	kind := "linear constraints"
-	if p.dl {
-		kind = "difference constraints"
-	}
-	size := strconv.Itoa(o.Constraints) + " constraints"
+	size := strconv.Itoa(o.Constraints)
 	if o.Bytes > 0 {
-		size = "about " + strconv.FormatInt(o.Bytes, 10) + " bytes of constraints"
+		size = "about " + strconv.FormatInt(o.Bytes, 10) + " bytes of"
 	}
 	how := "Satisfiable: every constraint holds under a planted random assignment."
 	if o.Unsat {
-		how = "Unsatisfiable: " + p.contradictionText() + " is hidden among constraints that a planted random assignment satisfies."
+		how = "Unsatisfiable: every constraint holds under a planted random assignment except " + p.contradictionText() + ", hidden among them."
 	}
-	cat := benchmark.Random
-	e.header(o.Logic, cat, o.Status(),
-		fmt.Sprintf("Planted solution: %d variables, %s, %s, at most %d atoms per constraint (seed %d).", o.Vars, size, kind, max(1, o.Clause), o.Seed),
+	e.header(o.Logic, benchmark.Random, o.Status(),
+		fmt.Sprintf("Planted solution: %d %s variables, %s %s (seed %d).", o.Vars, p.sort(), size, p.shape(), o.Seed),
 		how)
 	p.declare()
 	var special []placed
@@ -141,7 +136,7 @@ func Trace(w io.Writer, o TraceOptions) error {
 	e.header(o.Logic, benchmark.Random, "",
 		fmt.Sprintf("Incremental planted solution: %d variables, %d queries (%d sat, %d unsat) in push scopes over a base of constraints (seed %d).",
 			o.Vars, len(o.Queries), sats, len(o.Queries)-sats, o.Seed),
-		"Every constraint holds under a planted random assignment, except that each unsatisfiable query's scope hides "+p.contradictionText()+".")
+		fmt.Sprintf("Every constraint holds under a planted random assignment, except that the scope of each unsatisfiable query hides %s.", p.contradictionText()))
 	p.declare()
 	base, scope := o.Constraints, o.Scope
 	var baseBytes, scopeBytes int64
@@ -281,19 +276,32 @@ func newPlanted(w io.Writer, logic string, seed uint64, vars, clause, terms, rng
 	return p, nil
 }
 
-func (p *planted) declare() {
+func (p *planted) sort() string {
 	if p.real {
-		p.e.declare("x", len(p.val), "Real")
-	} else {
-		p.e.declare("x", len(p.val), "Int")
+		return "Real"
 	}
+	return "Int"
+}
+
+func (p *planted) declare() { p.e.declare("x", len(p.val), p.sort()) }
+
+// shape describes the constraints for the :source.
+func (p *planted) shape() string {
+	kind := "linear constraints with up to " + strconv.Itoa(p.terms) + " variables"
+	if p.dl {
+		kind = "difference constraints"
+	}
+	if p.clause > 1 {
+		kind += ", disjunctions of up to " + strconv.Itoa(p.clause) + " atoms"
+	}
+	return kind
 }
 
 func (p *planted) contradictionText() string {
 	if p.dl {
-		return "a cycle of difference constraints of negative weight (or of weight zero with a strict edge)"
+		return "a cycle of difference constraints whose weights sum to less than zero (or to zero with a strict edge)"
 	}
-	return "a positive combination of a few constraints, negated"
+	return "the negation of a positive combination of a few of them (a Farkas certificate of unsatisfiability)"
 }
 
 // value returns the left-hand side of a under the assignment, times den.
