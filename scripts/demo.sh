@@ -28,7 +28,7 @@ step "run the competition (examples/demo.toml): select, prepare, run every pair 
 $bin compete examples/demo.toml
 
 step "progress and results as the store holds them"
-$bin status examples/demo.toml | head -n 6
+$bin status examples/demo.toml
 
 step "one solver run in the sandbox, measured"
 f=$(find "$out/library/non-incremental" -name '*.smt2' | sort | head -n 1)
