@@ -58,6 +58,13 @@ func run(ctx context.Context, args []string, io streams) int {
 	if errors.As(err, &j) {
 		return exitJudged
 	}
+	var c interface{ ExitCode() int }
+	if errors.As(err, &c) { // a command with exit statuses of its own (trace-exec)
+		if err.Error() != "" {
+			fmt.Fprintln(io.err, "smtarena:", err)
+		}
+		return c.ExitCode()
+	}
 	fmt.Fprintln(io.err, "smtarena:", err)
 	return exitBadInput
 }
@@ -82,6 +89,7 @@ func newRootCmd(io streams) *cobra.Command {
 		newImportCmd(io),
 		newRandomCmd(io),
 		newSeedCmd(io),
+		newTraceCmd(io),
 	)
 	return root
 }
