@@ -29,6 +29,8 @@ type ExecOptions struct {
 	Stderr io.Writer
 	// Dir is the solver's working directory; empty means the current one.
 	Dir string
+	// Env is added to the environment the solver inherits.
+	Env []string
 }
 
 // execConn is a solver started with os/exec and two pipes, in a process
@@ -78,6 +80,9 @@ func StartExec(ctx context.Context, args []string, opts ExecOptions) (Conn, erro
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr, cmd.Dir = inR, outW, opts.Stderr, opts.Dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if len(opts.Env) > 0 {
+		cmd.Env = append(os.Environ(), opts.Env...)
+	}
 	c := &execConn{opts: opts, cmd: cmd, stdin: inW, out: outR, r: bufio.NewReaderSize(outR, 64<<10), done: make(chan struct{})}
 	c.start = time.Now()
 	err = cmd.Start()
