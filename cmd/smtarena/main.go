@@ -58,6 +58,13 @@ func run(ctx context.Context, args []string, io streams) int {
 	if errors.As(err, &j) {
 		return exitJudged
 	}
+	var c interface{ ExitCode() int }
+	if errors.As(err, &c) { // a command with exit statuses of its own (trace-exec)
+		if err.Error() != "" {
+			fmt.Fprintln(io.err, "smtarena:", err)
+		}
+		return c.ExitCode()
+	}
 	fmt.Fprintln(io.err, "smtarena:", err)
 	return exitBadInput
 }
@@ -85,6 +92,7 @@ func newRootCmd(io streams) *cobra.Command {
 		newSelectCmd(io),
 		newCompeteCmd(io),
 		newStatusCmd(io),
+		newTraceCmd(io),
 	)
 	return root
 }
