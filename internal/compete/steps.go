@@ -1,7 +1,6 @@
 package compete
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -17,6 +16,7 @@ import (
 	"github.com/smtarena/smtarena/internal/selection"
 	"github.com/smtarena/smtarena/internal/smtlib"
 	"github.com/smtarena/smtarena/internal/store"
+	"github.com/smtarena/smtarena/internal/trace"
 	"github.com/smtarena/smtarena/internal/track"
 )
 
@@ -148,44 +148,45 @@ func (p *Prepared) prepareInput(t benchmark.Track, b benchmark.Benchmark, keep i
 	return dst, expected, os.Rename(tmp, dst)
 }
 
-// runIncremental runs an incremental pair.
+// runIncremental runs an incremental pair with the trace executor, which
+// behaves as the official one (internal/trace) and keeps the time of every
+// answer. The pair's score is the number of correct answers before the
+// first wrong one (e = 1 then), as the rules count them.
 func (r *runner) runIncremental(ctx context.Context, slot int, p store.Pair, ts track.Solver) (store.Result, error) {
-	data, err := os.ReadFile(p.Input)
+	in, err := trace.Open(p.Input)
 	if err != nil {
 		return store.Result{}, err
 	}
-	_, script, _ := bytes.Cut(data, []byte("--- BENCHMARK BEGINS HERE ---\n"))
+	defer in.Close()
+	conn, err := trace.StartSandbox(ctx, ts.IncrementalArgv(), sandbox.Spec{Limits: r.limits(slot)})
+	if err != nil {
+		return store.Result{}, err
+	}
 	var out bytes.Buffer
-	sr, err := sandbox.Run(ctx, sandbox.Spec{Args: ts.IncrementalArgv(), Limits: r.limits(slot), Stdin: bytes.NewReader(script), Stdout: &out})
+	tr := trace.Run(conn, in, trace.Options{Out: &out})
 	if ctx.Err() != nil {
 		return store.Result{}, ctx.Err()
 	}
-	if err != nil && sr.Reason != sandbox.Failed {
-		return store.Result{}, err
-	}
-	expected := strings.Fields(p.Expected)
 	solved, wrong := 0, 0
-	sc := bufio.NewScanner(&out)
-	i := 0
-	for sc.Scan() && i < len(expected) {
-		a := strings.TrimSpace(sc.Text())
-		if a != "sat" && a != "unsat" && a != "unknown" {
-			continue
+	times := make([][2]float64, 0, len(tr.Answers))
+	for _, a := range tr.Answers {
+		switch {
+		case a.Wrong:
+			wrong++
+		case a.Answer == "sat" || a.Answer == "unsat":
+			solved++
 		}
-		if a != "unknown" {
-			if expected[i] == "unknown" || expected[i] == a {
-				solved++
-			} else {
-				wrong++
-				break
-			}
-		}
-		i++
+		times = append(times, [2]float64{a.WallAt.Seconds(), a.CPUAt.Seconds()})
 	}
-	res := r.result(p, map[string]any{"reason": sr.Reason, "exit_code": sr.ExitCode, "solved": solved, "wrong_answers": wrong,
-		"check_sats": len(expected)})
+	sr := tr.Solver
+	res := r.result(p, map[string]any{"reason": sr.Reason, "exit_code": sr.ExitCode, "signal": sr.Signal,
+		"trace": tr.Status, "message": tr.Message, "output": out.String(), "solved": solved, "wrong_answers": wrong,
+		"check_sats": len(strings.Fields(p.Expected)), "queries": tr.Queries, "answer_times": times})
 	res.Status = track.StatusOf(sr.Reason)
-	res.Answer = fmt.Sprintf("%d/%d", solved, len(expected))
+	if tr.Status == trace.Bad {
+		res.Status = "abort"
+	}
+	res.Answer = fmt.Sprintf("%d/%d", solved, tr.Queries)
 	res.CPU, res.Wall, res.MemoryMB = sr.CPU.Seconds(), sr.Wall.Seconds(), float64(sr.PeakMemoryBytes)/(1<<20)
 	return res, nil
 }
