@@ -127,28 +127,46 @@ func (s *scorer) lcDivision(m *mode, idx []int32, bsc []bscore, nBench int) *lcD
 		solver int32
 		n, t   float64
 	}
-	// per benchmark, the best and second best candidates (different solvers)
-	type top struct {
+	// top2 keeps, per benchmark, the best two candidates of different
+	// solvers by an order.
+	type top2 struct {
 		best, second cand
-		nb           int
+		k            int
 	}
-	better := func(a, b cand) bool { // is a better than b for the virtual best solver?
+	push := func(tp *top2, c cand, better func(a, b cand) bool) {
+		switch {
+		case tp.k == 0:
+			tp.best, tp.k = c, 1
+		case better(c, tp.best):
+			tp.second, tp.best, tp.k = tp.best, c, 2
+		case tp.k == 1 || better(c, tp.second):
+			tp.second, tp.k = c, 2
+		}
+	}
+	// Officially the virtual best solver takes, per benchmark, the run
+	// with the largest n and among those the least time (the time limit
+	// when it did not solve the benchmark); as written, the largest n and
+	// the least time of the runs with n > 0 are taken separately.
+	byBoth := func(a, b cand) bool {
 		if a.n != b.n {
 			return a.n > b.n
 		}
 		return a.t < b.t
 	}
-	tops := map[int32]*top{}
+	byN := func(a, b cand) bool { return a.n > b.n }
+	byT := func(a, b cand) bool { return a.t < b.t }
+	type tops struct{ n, t top2 }
+	per := map[int32]*tops{}
 	var benches []int32
 	for j, i := range idx {
 		r := &s.recs[i]
 		if !bsc[j].in {
 			continue
 		}
-		tp := tops[r.bench]
+		tp := per[r.bench]
 		if tp == nil {
-			tp = &top{}
-			tops[r.bench] = tp
+			tp = &tops{}
+			per[r.bench] = tp
 			benches = append(benches, r.bench)
 		}
 		if !sound[r.solver] {
@@ -168,43 +186,55 @@ func (s *scorer) lcDivision(m *mode, idx []int32, bsc []bscore, nBench int) *lcD
 			if unsolved {
 				c.t = T
 			}
-		} else if b.n <= 0 {
-			continue // only solvers with n > 0 take part
+			push(&tp.n, c, byBoth)
+			continue
 		}
-		switch {
-		case tp.nb == 0:
-			tp.best, tp.nb = c, 1
-		case better(c, tp.best):
-			tp.second, tp.best, tp.nb = tp.best, c, 2
-		case tp.nb == 1 || better(c, tp.second):
-			tp.second, tp.nb = c, 2
+		if b.n > 0 {
+			push(&tp.n, c, byN)
+			push(&tp.t, c, byT)
 		}
 	}
 	// vbss with everyone, and the change when a solver is left out
-	empty := cand{n: 0, t: T}
-	if s.official {
-		empty.t = 0 // a benchmark nobody is left on adds nothing
-	}
 	var vn, vt float64
 	dn, dt := map[int32]float64{}, map[int32]float64{}
 	for _, b := range benches {
-		tp := tops[b]
-		best, second := empty, empty
-		if !s.official {
-			best, second = cand{t: T}, cand{t: T}
+		tp := per[b]
+		if s.official {
+			// A benchmark nobody is left on adds nothing.
+			best, second := cand{}, cand{}
+			if tp.n.k >= 1 {
+				best = tp.n.best
+			}
+			if tp.n.k >= 2 {
+				second = tp.n.second
+			}
+			vn += best.n
+			vt += best.t
+			if tp.n.k >= 1 {
+				dn[best.solver] += best.n - second.n
+				dt[best.solver] += best.t - second.t
+			}
+			continue
 		}
-		if tp.nb >= 1 {
-			best = tp.best
+		// max{} of nothing is 0, min{} of nothing the time limit.
+		if tp.n.k >= 1 {
+			vn += tp.n.best.n
+			second := 0.0
+			if tp.n.k >= 2 {
+				second = tp.n.second.n
+			}
+			dn[tp.n.best.solver] += tp.n.best.n - second
 		}
-		if tp.nb >= 2 {
-			second = tp.second
+		if tp.t.k == 0 {
+			vt += T
+			continue
 		}
-		vn += best.n
-		vt += best.t
-		if tp.nb >= 1 {
-			dn[best.solver] += best.n - second.n
-			dt[best.solver] += best.t - second.t
+		vt += tp.t.best.t
+		second := T
+		if tp.t.k >= 2 {
+			second = tp.t.second.t
 		}
+		dt[tp.t.best.solver] += tp.t.best.t - second
 	}
 	if vn == 0 {
 		out.skip = true
