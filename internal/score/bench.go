@@ -12,7 +12,7 @@ type mode struct {
 	kind   Kind
 	limit  float64
 	seq    bool  // CPU time decides (sequential scores)
-	filter uint8 // aSat or aUnsat: the sat and unsat scores; s.mark holds the set
+	filter uint8 // aSat or aUnsat: the sat and unsat scores
 }
 
 // bscore is a benchmark score ⟨e, n, w, c⟩ with what the pages count.
@@ -45,9 +45,11 @@ func (s *scorer) modeOf(k Kind) mode {
 	return m
 }
 
-func (s *scorer) benchScore(r *rec, m *mode) bscore {
+// benchScore scores a run; inSet says whether its benchmark is one the
+// sat or unsat score considers.
+func (s *scorer) benchScore(r *rec, m *mode, inSet bool) bscore {
 	if s.official {
-		return s.officialScore(r, m)
+		return s.officialScore(r, m, inSet)
 	}
 	switch s.rules {
 	case 2006:
@@ -55,7 +57,7 @@ func (s *scorer) benchScore(r *rec, m *mode) bscore {
 	case 2014:
 		return s.score2014(r, m)
 	}
-	return s.scoreAsWritten(r, m)
+	return s.scoreAsWritten(r, m, inSet)
 }
 
 // officialScore is a row as SMT-COMP's scoring script (tools/scoring/
@@ -64,7 +66,7 @@ func (s *scorer) benchScore(r *rec, m *mode) bscore {
 // and both times set to the limit; the sat and unsat scores zero the
 // times of the other benchmarks; incremental rows count their correct and
 // wrong answers whatever happened.
-func (s *scorer) officialScore(r *rec, m *mode) (b bscore) {
+func (s *scorer) officialScore(r *rec, m *mode, inSet bool) (b bscore) {
 	L := m.limit
 	cpu, wall, st, ans := r.cpu, r.wall, r.status, r.answer
 	if st == stMemout {
@@ -86,9 +88,9 @@ func (s *scorer) officialScore(r *rec, m *mode) (b bscore) {
 		b.c, b.w = cpu, wall
 		return b
 	}
-	inSet := true
-	if m.filter != aUnknown {
-		inSet = s.mark[r.bench] != 0
+	if m.filter == aUnknown {
+		inSet = true
+	} else {
 		neg := aSat + aUnsat - m.filter
 		if !inSet && ans != m.filter {
 			cpu, wall, ans = 0, 0, aUnknown
@@ -182,9 +184,9 @@ func (s *scorer) judge(r *rec) (e, n float64, solved bool) {
 // when the run ended abnormally or over the limit (2022 §7.1.2, 2018
 // §7.2), except under a virtual limit: the sequential score's CPU limit T
 // (2022 §7.1.1, 2018 §7.3) and the 24-seconds score's wall limit.
-func (s *scorer) scoreAsWritten(r *rec, m *mode) (b bscore) {
+func (s *scorer) scoreAsWritten(r *rec, m *mode, inSet bool) (b bscore) {
 	T := m.limit
-	if m.filter != aUnknown && s.mark[r.bench] == 0 {
+	if m.filter != aUnknown && !inSet {
 		return b
 	}
 	b.in = true

@@ -20,6 +20,44 @@ type divData struct {
 	ratio map[string][2]float64
 }
 
+// view is a set of rows with their benchmarks numbered from 0.
+type view struct {
+	idx   []int32 // rows
+	loc   []int32 // the local number of each row's benchmark
+	bench []int32 // the benchmark of each local number
+}
+
+// worker holds scratch space, so that divisions can be scored in parallel.
+type worker struct {
+	localOf []int32 // benchmark -> local number, -1 when unseen
+}
+
+func (s *scorer) newWorker() *worker {
+	w := &worker{localOf: make([]int32, len(s.benches))}
+	for i := range w.localOf {
+		w.localOf[i] = -1
+	}
+	return w
+}
+
+func (s *scorer) viewOf(w *worker, idx []int32) view {
+	v := view{idx: idx, loc: make([]int32, len(idx))}
+	for j, i := range idx {
+		b := s.recs[i].bench
+		l := w.localOf[b]
+		if l < 0 {
+			l = int32(len(v.bench))
+			w.localOf[b] = l
+			v.bench = append(v.bench, b)
+		}
+		v.loc[j] = l
+	}
+	for _, b := range v.bench {
+		w.localOf[b] = -1
+	}
+	return v
+}
+
 type acc struct {
 	e, n, w, c                                    float64
 	solved, sat, unsat, unsolved, timeout, memout int
@@ -27,41 +65,37 @@ type acc struct {
 	points, time, tie                             float64
 	unknown, wrong                                int
 	seen                                          bool
+	first                                         int
 }
 
 // division scores the rows idx (one division, or one logic of it).
-func (s *scorer) division(name string, idx []int32) *divData {
+func (s *scorer) division(w *worker, name string, idx []int32) *divData {
 	dd := &divData{idx: idx, lc: map[Kind]*lcDiv{}}
 	d := &dd.div
 	d.Name = name
-	// benchmarks, per logic
+	v := s.viewOf(w, idx)
+	d.Benchmarks = len(v.bench)
 	perLogic := map[int32]int{}
-	for _, i := range idx {
-		b := s.recs[i].bench
-		if s.mark[b] == 0 {
-			s.mark[b] = 1
-			d.Benchmarks++
-			perLogic[s.benches[b].logic]++
-		}
-	}
-	for _, i := range idx {
-		s.mark[s.recs[i].bench] = 0
+	for _, b := range v.bench {
+		perLogic[s.benches[b].logic]++
 	}
 	for li, n := range perLogic {
 		d.Logics = append(d.Logics, LogicSize{Logic: s.logics[li], Benchmarks: n})
 	}
 	sort.Slice(d.Logics, func(a, b int) bool { return d.Logics[a].Logic < d.Logics[b].Logic })
 	d.Competitive = s.competitive(idx)
-	weights := s.weights(idx, d.Benchmarks)
+	weights := s.weights(&v)
+	var bsc []bscore
 	for _, k := range s.kinds {
 		m := s.modeOf(k)
-		r, bsc := s.rank(&m, idx, d.Benchmarks, weights)
+		var r Ranking
+		r, bsc = s.rank(&m, &v, weights, bsc)
 		if !d.Competitive && !s.official {
 			r.Winner = ""
 		}
 		d.Rankings = append(d.Rankings, r)
 		if s.rules == 2022 {
-			dd.lc[k] = s.lcDivision(&m, idx, bsc, d.Benchmarks)
+			dd.lc[k] = s.lcDivision(&m, &v, bsc)
 		}
 		if s.rules == 2014 && k == Sequential && r.Winner != "" {
 			dd.ratio = s.timeRatios(idx, bsc, r.Winner)
@@ -75,8 +109,14 @@ func (s *scorer) division(name string, idx []int32) *divData {
 // 2018 (2014 §4: two entrants). Officially: two competitive names.
 func (s *scorer) competitive(idx []int32) bool {
 	teams := map[string]bool{}
+	seen := make([]bool, len(s.solvers))
 	for _, i := range idx {
-		sv := &s.solvers[s.recs[i].solver]
+		si := s.recs[i].solver
+		if seen[si] {
+			continue
+		}
+		seen[si] = true
+		sv := &s.solvers[si]
 		if !sv.Competitive {
 			continue
 		}
@@ -93,51 +133,47 @@ func (s *scorer) competitive(idx []int32) bool {
 }
 
 // weights are 2018 §7.4's family weights: α_b = (1 + ln F_b)/F_b,
-// normalised to α'_b = α_b / Σ α_b'; the returned factor is α'_b (times N
-// for e and n, applied by rank). Nil when the rules weigh nothing.
-func (s *scorer) weights(idx []int32, n int) map[int32]float64 {
+// normalised to α'_b = α_b / Σ α_b', per local benchmark (times N for e
+// and n, applied by rank). Nil when the rules weigh nothing.
+func (s *scorer) weights(v *view) []float64 {
 	if s.rules != 2018 || s.o.Track == benchmark.Incremental {
 		return nil
 	}
 	famSize := map[int32]int{}
-	benches := map[int32]bool{}
-	for _, i := range idx {
-		b := s.recs[i].bench
-		if !benches[b] {
-			benches[b] = true
-			famSize[s.benches[b].family]++
-		}
+	for _, b := range v.bench {
+		famSize[s.benches[b].family]++
 	}
 	sum := 0.0
 	for _, f := range famSize {
 		sum += float64(f) * (1 + math.Log(float64(f))) / float64(f)
 	}
-	w := make(map[int32]float64, len(benches))
-	for b := range benches {
+	w := make([]float64, len(v.bench))
+	for l, b := range v.bench {
 		f := float64(famSize[s.benches[b].family])
-		w[b] = (1 + math.Log(f)) / f / sum
+		w[l] = (1 + math.Log(f)) / f / sum
 	}
 	return w
 }
 
-// markSet fills s.mark with the benchmarks a sat or unsat score
-// considers: those of that status, and those of unknown status that
-// (sound) solvers answered so. The official script decides on the answers
-// left after its time limit.
-func (s *scorer) markSet(m *mode, idx []int32) {
-	unsound := map[int32]bool{}
+// markSet says which benchmarks a sat or unsat score considers: those of
+// that status, and those of unknown status that (sound) solvers answered
+// so. The official script decides on the answers left after its time
+// limit.
+func (s *scorer) markSet(m *mode, v *view) []bool {
+	set := make([]bool, len(v.bench))
+	unsound := make([]bool, len(s.solvers))
 	if !s.official {
-		for _, i := range idx {
+		for _, i := range v.idx {
 			r := &s.recs[i]
 			if e, _, _ := s.judge(r); e > 0 && r.expected != aUnknown {
 				unsound[r.solver] = true
 			}
 		}
 	}
-	for _, i := range idx {
+	for j, i := range v.idx {
 		r := &s.recs[i]
 		if r.expected == m.filter {
-			s.mark[r.bench] = 1
+			set[v.loc[j]] = true
 			continue
 		}
 		if r.expected != aUnknown {
@@ -156,63 +192,57 @@ func (s *scorer) markSet(m *mode, idx []int32) {
 			continue
 		}
 		if ans == m.filter {
-			s.mark[r.bench] = 1
+			set[v.loc[j]] = true
 		}
 	}
+	return set
 }
 
-// rank computes one division score of every solver and orders them.
-func (s *scorer) rank(m *mode, idx []int32, nBench int, weights map[int32]float64) (Ranking, []bscore) {
+// rank computes one division score of every solver and orders them; buf
+// is reused for the benchmark scores it returns.
+func (s *scorer) rank(m *mode, v *view, weights []float64, buf []bscore) (Ranking, []bscore) {
+	var set []bool
+	inSet := len(v.bench)
 	if m.filter != aUnknown {
-		s.markSet(m, idx)
-	}
-	inSet := nBench
-	if m.filter != aUnknown {
+		set = s.markSet(m, v)
 		inSet = 0
-		seen := map[int32]bool{}
-		for _, i := range idx {
-			b := s.recs[i].bench
-			if s.mark[b] != 0 && !seen[b] {
-				seen[b] = true
+		for _, x := range set {
+			if x {
 				inSet++
 			}
 		}
 	}
-	bsc := make([]bscore, len(idx))
-	accs := map[int32]*acc{}
+	nBench := float64(len(v.bench))
+	bsc := buf[:0]
+	if cap(bsc) < len(v.idx) {
+		bsc = make([]bscore, 0, len(v.idx))
+	}
+	accs := make([]acc, len(s.solvers))
 	var order []int32
-	for j, i := range idx {
+	for j, i := range v.idx {
 		r := &s.recs[i]
-		b := s.benchScore(r, m)
-		bsc[j] = b
-		a := accs[r.solver]
-		if a == nil {
-			a = &acc{}
-			accs[r.solver] = a
+		b := s.benchScore(r, m, set == nil || set[v.loc[j]])
+		bsc = append(bsc, b)
+		a := &accs[r.solver]
+		if !a.seen {
+			a.seen = true
 			order = append(order, r.solver)
 		}
 		if !b.in {
 			continue
 		}
 		a.rows++
-		wn, wt := 1.0, 1.0
 		if weights != nil {
-			wt = weights[r.bench]
-			wn = wt * float64(nBench)
-		}
-		if wn == 1 {
-			a.e += b.e
-			a.n += b.n
-		} else {
-			a.e += b.e * wn
-			a.n += b.n * wn
-		}
-		if wt == 1 {
-			a.w += b.w
-			a.c += b.c
-		} else {
+			wt := weights[v.loc[j]]
+			a.e += b.e * (wt * nBench)
+			a.n += b.n * (wt * nBench)
 			a.w += b.w * wt
 			a.c += b.c * wt
+		} else {
+			a.e += b.e
+			a.n += b.n
+			a.w += b.w
+			a.c += b.c
 		}
 		if b.solved {
 			a.solved++
@@ -244,21 +274,13 @@ func (s *scorer) rank(m *mode, idx []int32, nBench int, weights map[int32]float6
 			a.wrong += int(b.e)
 		}
 	}
-	if m.filter != aUnknown {
-		for _, i := range idx {
-			s.mark[s.recs[i].bench] = 0
-		}
-	}
 	rk := Ranking{Kind: m.kind}
 	for _, si := range order {
-		a, sv := accs[si], &s.solvers[si]
+		a, sv := &accs[si], &s.solvers[si]
 		e := Entry{Solver: sv.Name, Competitive: sv.Competitive, key: sv.key,
 			Error: a.e, Correct: a.n, CPU: a.c, Wall: a.w, Solved: a.solved, SolvedSat: a.sat, SolvedUnsat: a.unsat,
-			Unsolved: a.unsolved, Abstained: inSet - a.rows, Timeout: a.timeout, Memout: a.memout,
+			Unsolved: a.unsolved, Abstained: max(inSet-a.rows, 0), Timeout: a.timeout, Memout: a.memout,
 			Points: a.points, Time: a.time, TieTime: a.tie, Unknown: a.unknown, Wrong: a.wrong}
-		if e.Abstained < 0 {
-			e.Abstained = 0
-		}
 		rk.Entries = append(rk.Entries, e)
 	}
 	s.order(m, &rk)

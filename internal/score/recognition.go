@@ -90,12 +90,13 @@ type lcDiv struct {
 // and 1 - vbss_t(D, S)/vbss_t(D, S-s), where the virtual best solver takes
 // per benchmark the largest n among solvers with n > 0 and the least time
 // among them (T when none). The division's best solver is kept.
-func (s *scorer) lcDivision(m *mode, idx []int32, bsc []bscore, nBench int) *lcDiv {
+func (s *scorer) lcDivision(m *mode, v *view, bsc []bscore) *lcDiv {
 	out := &lcDiv{}
 	T := s.o.TimeLimit
+	nBench := len(v.bench)
 	all := map[int32]bool{}
 	errs := map[int32]float64{}
-	for j, i := range idx {
+	for j, i := range v.idx {
 		r := &s.recs[i]
 		if !s.solvers[r.solver].Competitive || !bsc[j].in {
 			continue
@@ -156,20 +157,20 @@ func (s *scorer) lcDivision(m *mode, idx []int32, bsc []bscore, nBench int) *lcD
 	byN := func(a, b cand) bool { return a.n > b.n }
 	byT := func(a, b cand) bool { return a.t < b.t }
 	type tops struct{ n, t top2 }
-	per := map[int32]*tops{}
-	var benches []int32
-	for j, i := range idx {
+	per := make([]tops, nBench)
+	has := make([]bool, nBench)
+	isSound := make([]bool, len(s.solvers))
+	for sv := range sound {
+		isSound[sv] = true
+	}
+	for j, i := range v.idx {
 		r := &s.recs[i]
 		if !bsc[j].in {
 			continue
 		}
-		tp := per[r.bench]
-		if tp == nil {
-			tp = &tops{}
-			per[r.bench] = tp
-			benches = append(benches, r.bench)
-		}
-		if !sound[r.solver] {
+		tp := &per[v.loc[j]]
+		has[v.loc[j]] = true
+		if !isSound[r.solver] {
 			continue
 		}
 		b := &bsc[j]
@@ -197,8 +198,11 @@ func (s *scorer) lcDivision(m *mode, idx []int32, bsc []bscore, nBench int) *lcD
 	// vbss with everyone, and the change when a solver is left out
 	var vn, vt float64
 	dn, dt := map[int32]float64{}, map[int32]float64{}
-	for _, b := range benches {
-		tp := per[b]
+	for l := range per {
+		if !has[l] {
+			continue
+		}
+		tp := &per[l]
 		if s.official {
 			// A benchmark nobody is left on adds nothing.
 			best, second := cand{}, cand{}
@@ -434,6 +438,7 @@ func (s *scorer) recognitions2018(rep *Report, divs []*divData) []Recognition {
 		return out
 	}
 	// Rescore subsets of the benchmarks, or with a 10 s limit.
+	w := s.newWorker()
 	rescore := func(filter func(dd *divData, i int32) bool, limit float64) []*divData {
 		var sub []*divData
 		for _, dd := range divs {
@@ -451,7 +456,7 @@ func (s *scorer) recognitions2018(rep *Report, divs []*divData) []Recognition {
 				s.o.TimeLimit = limit
 			}
 			s.kinds = []Kind{Parallel}
-			x := s.division(dd.div.Name, idx)
+			x := s.division(w, dd.div.Name, idx)
 			s.o.TimeLimit, s.kinds = save, saveKinds
 			x.div.Competitive = dd.div.Competitive
 			sub = append(sub, x)
@@ -463,7 +468,7 @@ func (s *scorer) recognitions2018(rep *Report, divs []*divData) []Recognition {
 		m := s.modeOf(Parallel)
 		for _, i := range dd.idx {
 			r := &s.recs[i]
-			if b := s.benchScore(r, &m); b.solved {
+			if b := s.benchScore(r, &m, true); b.solved {
 				if out[r.bench] == nil {
 					out[r.bench] = map[int32]bool{}
 				}

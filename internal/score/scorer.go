@@ -1,8 +1,10 @@
 package score
 
 import (
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/smtarena/smtarena/internal/benchmark"
 )
@@ -156,7 +158,6 @@ func newScorer(rows []Row, o Options, rules int) *scorer {
 			model: parseModel(r.Model), coreErr: r.CoreErroneous,
 		})
 	}
-	s.mark = make([]uint8, len(s.benches))
 	// Divisions.
 	divIdx := map[string]int32{}
 	s.divOf = make([]int32, len(s.logics))
@@ -216,31 +217,60 @@ func (s *scorer) report() *Report {
 		order[i] = i
 	}
 	sort.Slice(order, func(a, b int) bool { return s.divNames[order[a]] < s.divNames[order[b]] })
-	var divs []*divData
-	for _, di := range order {
-		idx := kept(s.recs, byDiv[di])
-		if len(idx) == 0 {
-			continue
-		}
-		dd := s.division(s.divNames[di], idx)
-		if len(s.divLogic[di]) > 1 {
-			for _, li := range sortedLogics(s, s.divLogic[di]) {
-				var sub []int32
-				for _, i := range idx {
-					if s.benches[s.recs[i].bench].logic == li {
-						sub = append(sub, i)
-					}
-				}
-				if len(sub) > 0 {
-					dd.div.PerLogic = append(dd.div.PerLogic, s.division(s.logics[li], sub).div)
-				}
+	// Divisions are independent: score them in parallel, each worker with
+	// its own scratch space.
+	divs := make([]*divData, len(order))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(order)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w := s.newWorker()
+			for j := range jobs {
+				divs[j] = s.scoreDivision(w, order[j], byDiv[order[j]])
 			}
-		}
-		divs = append(divs, dd)
-		rep.Divisions = append(rep.Divisions, dd.div)
+		}()
 	}
+	for j := range order {
+		jobs <- j
+	}
+	close(jobs)
+	wg.Wait()
+	out := divs[:0]
+	for _, dd := range divs {
+		if dd != nil {
+			out = append(out, dd)
+			rep.Divisions = append(rep.Divisions, dd.div)
+		}
+	}
+	divs = out
 	s.recognitions(rep, divs)
 	return rep
+}
+
+// scoreDivision scores a division and, when it has several logics, each
+// of them.
+func (s *scorer) scoreDivision(w *worker, di int, rows []int32) *divData {
+	idx := kept(s.recs, rows)
+	if len(idx) == 0 {
+		return nil
+	}
+	dd := s.division(w, s.divNames[di], idx)
+	if len(s.divLogic[di]) > 1 {
+		for _, li := range sortedLogics(s, s.divLogic[di]) {
+			var sub []int32
+			for _, i := range idx {
+				if s.benches[s.recs[i].bench].logic == li {
+					sub = append(sub, i)
+				}
+			}
+			if len(sub) > 0 {
+				dd.div.PerLogic = append(dd.div.PerLogic, s.division(w, s.logics[li], sub).div)
+			}
+		}
+	}
+	return dd
 }
 
 func kept(recs []rec, idx []int32) []int32 {
@@ -399,7 +429,7 @@ func (s *scorer) disqualified(byDiv [][]int32) {
 	for di, idx := range byDiv {
 		wrong := map[int32]int{}
 		for _, i := range idx {
-			if b := s.benchScore(&s.recs[i], &m); b.e > 0 {
+			if b := s.benchScore(&s.recs[i], &m, true); b.e > 0 {
 				wrong[s.recs[i].solver]++
 			}
 		}
