@@ -284,6 +284,9 @@ func (s *scorer) rank(m *mode, v *view, weights []float64, buf []bscore) (Rankin
 		rk.Entries = append(rk.Entries, e)
 	}
 	s.order(m, &rk)
+	if inSet == 0 {
+		rk.Winner = "" // no benchmark to win on (a sat or unsat score)
+	}
 	return rk, bsc
 }
 
