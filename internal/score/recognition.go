@@ -451,13 +451,10 @@ func (s *scorer) recognitions2018(rep *Report, divs []*divData) []Recognition {
 			if len(idx) == 0 {
 				continue
 			}
-			save, saveKinds := s.o.TimeLimit, s.kinds
-			if limit > 0 {
-				s.o.TimeLimit = limit
-			}
-			s.kinds = []Kind{Parallel}
+			saveKinds := s.kinds
+			s.kinds, s.virtual = []Kind{Parallel}, limit
 			x := s.division(w, dd.div.Name, idx)
-			s.o.TimeLimit, s.kinds = save, saveKinds
+			s.kinds, s.virtual = saveKinds, 0
 			x.div.Competitive = dd.div.Competitive
 			sub = append(sub, x)
 		}

@@ -104,6 +104,7 @@ type scorer struct {
 	divLogic [][]int32
 	disagree []Disagreement
 	dq       map[string]string // 2006: disqualified solver -> the division
+	virtual  float64           // a virtual wall-clock limit for the parallel score (2018's 10 s)
 	mark     []uint8           // scratch, one per benchmark
 }
 
