@@ -9,13 +9,13 @@ import (
 // mode is one division score's view of a run: the time limit, which clock
 // decides, and which benchmarks count.
 type mode struct {
-	kind   Kind
-	limit  float64
-	seq    bool  // CPU time decides (sequential scores)
+	kind  Kind
+	limit float64
+	seq   bool // CPU time decides (sequential scores)
 	// virtual: the limit is not the one the runs had (24 s, 2018's 10 s),
 	// so answers given after it do not count.
 	virtual bool
-	filter uint8 // aSat or aUnsat: the sat and unsat scores
+	filter  uint8 // aSat or aUnsat: the sat and unsat scores
 }
 
 // bscore is a benchmark score ⟨e, n, w, c⟩ with what the pages count.
