@@ -25,6 +25,7 @@ type ImportOptions struct {
 	Year        int    // default: a 4-digit year in the file's path
 	Competition string // default: "SMT-COMP <year>"
 	Track       string // default: from the file name (Unsat_Core_Track, ...)
+	Solver      string // aws-csv: the solver of a raw file (default: from its name)
 }
 
 // ImportStats count an import.

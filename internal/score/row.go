@@ -29,8 +29,10 @@ type Row struct {
 	// number of check-sat commands of the benchmark (N).
 	CorrectAnswers, WrongAnswers, CheckSats int
 	// Unsat-core track: N minus the size of the returned core, and whether
-	// the core was refuted by the validating solvers.
+	// the core was refuted by the validating solvers. Formats that give
+	// the core's size instead leave Reduction to whoever knows N.
 	Reduction     int
+	CoreSize      int
 	CoreErroneous bool
 	// Model-validation track: the validator's verdict, VALID, INVALID or
 	// UNKNOWN ("" when there was none).
@@ -73,7 +75,7 @@ func RowOf(solver, path, status, answer, expected string, cpu, wall float64, ext
 	if n := num("num_check_sat"); n > 0 {
 		r.CheckSats = n
 	}
-	r.Reduction = num("reduction")
+	r.Reduction, r.CoreSize = num("reduction"), num("core-size")
 	switch strings.ToLower(str("result-is-erroneous")) {
 	case "1", "true", "yes":
 		r.CoreErroneous = true
