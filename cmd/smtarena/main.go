@@ -85,6 +85,7 @@ func newRootCmd(io streams) *cobra.Command {
 		newSelectCmd(io),
 		newCompeteCmd(io),
 		newStatusCmd(io),
+		newScoreCmd(io),
 	)
 	return root
 }
