@@ -65,7 +65,6 @@ type acc struct {
 	points, time, tie                             float64
 	unknown, wrong                                int
 	seen                                          bool
-	first                                         int
 }
 
 // division scores the rows idx (one division, or one logic of it).

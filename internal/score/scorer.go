@@ -105,7 +105,6 @@ type scorer struct {
 	disagree []Disagreement
 	dq       map[string]string // 2006: disqualified solver -> the division
 	virtual  float64           // a virtual wall-clock limit for the parallel score (2018's 10 s)
-	mark     []uint8           // scratch, one per benchmark
 }
 
 func newScorer(rows []Row, o Options, rules int) *scorer {
