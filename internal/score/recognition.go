@@ -94,23 +94,27 @@ func (s *scorer) lcDivision(m *mode, v *view, bsc []bscore) *lcDiv {
 	out := &lcDiv{}
 	T := s.o.TimeLimit
 	nBench := len(v.bench)
-	all := map[int32]bool{}
-	errs := map[int32]float64{}
+	inDiv := make([]bool, len(s.solvers))
+	errs := make([]float64, len(s.solvers))
 	for j, i := range v.idx {
 		r := &s.recs[i]
-		if !s.solvers[r.solver].Competitive || !bsc[j].in {
+		if !bsc[j].in || !s.solvers[r.solver].Competitive {
 			continue
 		}
-		all[r.solver] = true
+		inDiv[r.solver] = true
 		errs[r.solver] += bsc[j].e
 		if !s.official {
 			out.pairs++
 		}
 	}
+	all := map[int32]bool{}
 	sound := map[int32]bool{}
-	for sv := range all {
-		if errs[sv] == 0 {
-			sound[sv] = true
+	for sv, ok := range inDiv {
+		if ok {
+			all[int32(sv)] = true
+			if errs[sv] == 0 {
+				sound[int32(sv)] = true
+			}
 		}
 	}
 	if s.official {
