@@ -19,6 +19,7 @@ import (
 // ScoreOptions are the flags of `smtarena score`.
 type ScoreOptions struct {
 	DB          string
+	Config      string // competition.toml: its solvers, rules and name
 	Rules       int
 	Competition string
 	Year        int
@@ -64,12 +65,16 @@ results JSON (PodiumDivision records).`,
       --check-sats ../shared/official-results/2019/prep/incremental_num_check_sat.csv.tar.xz`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if opts.Config != "" && !cmd.Flags().Changed("db") && os.Getenv("SMTARENA_DB") == "" {
+				opts.DB = "" // the competition's own store
+			}
 			return runScore(cmd.Context(), opts, io)
 		},
 	}
 	dbFlag(cmd, &opts.DB)
 	f := cmd.Flags()
-	f.IntVar(&opts.Rules, "rules", 0, "rules year: 2006, 2014, 2018, or 2019 and later (required)")
+	f.StringVar(&opts.Config, "config", "", "a competition definition run with smtarena compete: its name, rules and solvers")
+	f.IntVar(&opts.Rules, "rules", 0, "rules year: 2006, 2014, 2018, or 2019 and later (required without --config)")
 	f.StringVar(&opts.Competition, "competition", "", "only the results of this competition (e.g. \"SMT-COMP 2019\")")
 	f.IntVar(&opts.Year, "year", 0, "the year of the results (default: the rules year)")
 	f.StringVar(&opts.Track, "track", opts.Track, "track: "+benchmark.TrackNames())
@@ -84,11 +89,36 @@ results JSON (PodiumDivision records).`,
 	f.IntVar(&opts.Cores, "cores", 0, "cores per run: 2014's C, 2018/2022's m (default 4)")
 	f.StringVar(&opts.Out, "out", "", "yaml: write one page per file into this directory")
 	f.StringVar(&opts.Date, "date", "", "yaml and json: the resultdate (default now)")
-	_ = cmd.MarkFlagRequired("rules")
 	return cmd
 }
 
 func runScore(ctx context.Context, opts ScoreOptions, io streams) error {
+	var reg score.Registry
+	if opts.Config != "" {
+		def, err := config.Load(opts.Config)
+		if err != nil {
+			return err
+		}
+		if opts.DB == "" {
+			opts.DB = filepath.Join(def.Path(def.WorkDir), "smtarena.db")
+		}
+		if opts.Rules == 0 {
+			opts.Rules = def.Rules
+		}
+		if opts.Year == 0 {
+			opts.Year = def.Rules // compete records its results under the rules year
+		}
+		if opts.Competition == "" {
+			opts.Competition = def.Name
+		}
+		reg = score.Registry{}
+		for _, s := range def.Solvers {
+			reg[s.Name] = score.Solver{Name: s.Name, Competitive: s.IsCompetitive(), Team: s.Team}
+		}
+	}
+	if opts.Rules == 0 {
+		return fmt.Errorf("give --rules YEAR (or --config)")
+	}
 	if _, err := score.RuleSet(opts.Rules); err != nil {
 		return err
 	}
@@ -109,7 +139,7 @@ func runScore(ctx context.Context, opts ScoreOptions, io streams) error {
 	if year == 0 {
 		year = opts.Rules
 	}
-	so := score.Options{Rules: opts.Rules, Year: year, Track: track, Compat: compat, TimeLimit: opts.TimeLimit, Cores: opts.Cores}
+	so := score.Options{Rules: opts.Rules, Year: year, Track: track, Compat: compat, TimeLimit: opts.TimeLimit, Cores: opts.Cores, Solvers: reg}
 	if opts.Solvers != "" {
 		f, err := os.Open(opts.Solvers)
 		if err != nil {

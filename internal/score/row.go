@@ -40,9 +40,10 @@ type Row struct {
 }
 
 // RowOf builds a Row from a stored result's fields; extra is the JSON
-// object of the track's other columns as library.ImportStarExec keeps them
-// (correct-answers, wrong-answers, reduction, result-is-erroneous,
-// model_validator_status, solver id, num_check_sat). The solver id, when
+// object of the track's other columns as the importers keep them
+// (correct-answers, wrong-answers, reduction, core-size,
+// result-is-erroneous, model_validator_status, solver id, num_check_sat)
+// or smtarena's runs write them (solved, wrong_answers, check_sats). The solver id, when
 // there is one, becomes Row.Solver, since registrations name solvers by id.
 func RowOf(solver, path, status, answer, expected string, cpu, wall float64, extra string) (Row, error) {
 	r := Row{Solver: solver, Benchmark: path, Status: status, Answer: answer, Expected: expected, CPU: cpu, Wall: wall}
@@ -73,6 +74,16 @@ func RowOf(solver, path, status, answer, expected string, cpu, wall float64, ext
 	}
 	r.CorrectAnswers, r.WrongAnswers = num("correct-answers"), num("wrong-answers")
 	if n := num("num_check_sat"); n > 0 {
+		r.CheckSats = n
+	}
+	// smtarena's own incremental runs (internal/compete)
+	if _, ok := x["solved"]; ok && r.CorrectAnswers == 0 {
+		r.CorrectAnswers = num("solved")
+	}
+	if _, ok := x["wrong_answers"]; ok && r.WrongAnswers == 0 {
+		r.WrongAnswers = num("wrong_answers")
+	}
+	if n := num("check_sats"); n > 0 && r.CheckSats == 0 {
 		r.CheckSats = n
 	}
 	r.Reduction, r.CoreSize = num("reduction"), num("core-size")
