@@ -285,6 +285,7 @@ type jsonContribution struct {
 type jsonSummary struct {
 	Track               string                      `json:"track"`
 	Rules               int                         `json:"rules"`
+	RuleSet             int                         `json:"rule_set"`
 	Compat              string                      `json:"compat,omitempty"`
 	Divisions           []jsonDivision              `json:"divisions"`
 	Disagreements       []Disagreement              `json:"disagreements"`
@@ -342,7 +343,7 @@ func jsonDiv(rep *Report, d *Division, date string) jsonDivision {
 
 // WriteJSON writes the report in the shape of the official results JSON.
 func WriteJSON(w io.Writer, rep *Report, date string) error {
-	out := jsonSummary{Track: trackKey(rep.Track), Rules: rep.Rules, Compat: string(rep.Compat), Layout: "results_summary",
+	out := jsonSummary{Track: trackKey(rep.Track), Rules: rep.Asked, RuleSet: rep.Rules, Compat: string(rep.Compat), Layout: "results_summary",
 		Divisions: []jsonDivision{}, Disagreements: rep.Disagreements, CompetitionWide: rep.CompetitionWide, Recognitions: rep.Recognitions}
 	if out.Disagreements == nil {
 		out.Disagreements = []Disagreement{}
@@ -434,7 +435,11 @@ func WriteTable(w io.Writer, rep *Report) error {
 	if rep.Compat == Official {
 		compat = ", official computation"
 	}
-	fmt.Fprintf(tw, "%s track, %d rules%s, T = %s s\n", rep.Track, rep.Rules, compat, num(rep.TimeLimit))
+	rules := strconv.Itoa(rep.Rules)
+	if rep.Asked != rep.Rules {
+		rules = fmt.Sprintf("%d (the %d document's §7)", rep.Asked, rep.Rules)
+	}
+	fmt.Fprintf(tw, "%s track of %d, %s rules%s, T = %s s\n", rep.Track, rep.Year, rules, compat, num(rep.TimeLimit))
 	var div func(d *Division, indent string)
 	div = func(d *Division, indent string) {
 		comp := ""

@@ -80,6 +80,7 @@ type Options struct {
 // competition-wide rankings and recognitions of the rules year.
 type Report struct {
 	Rules     int // the rule set applied: 2006, 2014, 2018 or 2022
+	Asked     int // the rules year asked for (2019 is scored by Rules 2022)
 	Year      int
 	Track     benchmark.Track
 	Compat    Compat
@@ -167,8 +168,10 @@ type Entry struct {
 // Disagreement is an unknown-status benchmark on which sound solvers
 // answered both sat and unsat.
 type Disagreement struct {
-	Division, Benchmark string
-	Sat, Unsat          []string
+	Division  string   `json:"division"`
+	Benchmark string   `json:"benchmark"`
+	Sat       []string `json:"sat"`
+	Unsat     []string `json:"unsat"`
 }
 
 // Lead is one division's line of the biggest lead ranking.
@@ -186,20 +189,20 @@ type Contribution struct {
 
 // WideScore is a solver's competition-wide score.
 type WideScore struct {
-	Solver      string
-	Competitive bool
-	Score       float64
-	Divisions   int
+	Solver      string  `json:"name"`
+	Competitive bool    `json:"competing"`
+	Score       float64 `json:"score"`
+	Divisions   int     `json:"divisions"`
 }
 
 // Recognition is an award other than a division win.
 type Recognition struct {
-	Name     string // e.g. "best new entrant"
-	Kind     Kind   // the score it was judged on, if any
-	Solver   string
-	Division string  // where it applies to one division
-	Value    float64 // the measure it was judged on
-	Note     string
+	Name     string  `json:"recognition"`     // e.g. "best new entrant"
+	Kind     Kind    `json:"score,omitempty"` // the score it was judged on, if any
+	Solver   string  `json:"name"`
+	Division string  `json:"division,omitempty"` // where it applies to one division
+	Value    float64 `json:"value"`              // the measure it was judged on
+	Note     string  `json:"note,omitempty"`
 }
 
 // KindsOf lists the division scores a rules year computes for a track.

@@ -200,7 +200,7 @@ func newScorer(rows []Row, o Options, rules int) *scorer {
 
 // report computes everything.
 func (s *scorer) report() *Report {
-	rep := &Report{Rules: s.rules, Year: s.o.Year, Track: s.o.Track, Compat: s.o.Compat, TimeLimit: s.o.TimeLimit,
+	rep := &Report{Rules: s.rules, Asked: s.o.Rules, Year: s.o.Year, Track: s.o.Track, Compat: s.o.Compat, TimeLimit: s.o.TimeLimit,
 		MemLimit: s.o.MemLimit, Kinds: s.kinds}
 	byDiv := make([][]int32, len(s.divNames))
 	for i := range s.recs {
