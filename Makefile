@@ -50,6 +50,7 @@ bench: build
 	$(GO) test -run '^$$' -bench Index -benchtime 1x ./internal/library/
 	$(GO) test -run '^$$' -bench Select500k -benchtime 1x ./internal/selection/
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./internal/executor/
+	$(GO) test -run '^$$' -bench ScoreMillion -benchtime 3x -cpu 1 ./internal/score/
 	@echo "reference (quoted in issue 3, not installable here): runsolver ~110 ms and runexec ~250 ms around /bin/true; runexec overshoots a 2 s CPU limit by ~1 s"
 
 clean:

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -82,6 +83,18 @@ command = ["cvc5"]
 	code, out, _ = runCLI(t, "", "status", def)
 	if code != 0 || !strings.Contains(out, "single-query        0        0    12     12") {
 		t.Errorf("status: %d\n%s", code, out)
+	}
+	// The competition's results, scored by its rules (2022: the division
+	// QF_Equality; both solvers right on all six benchmarks).
+	code, out, errs = runCLI(t, "", "score", "--config", def)
+	if code != 0 || !strings.Contains(out, "QF_Equality: 6 benchmarks") || !strings.Contains(out, "parallel: winner") {
+		t.Errorf("score: %d %s\n%s", code, errs, out)
+	}
+	code, out, _ = runCLI(t, "", "score", "--config", def, "--format", "csv")
+	for _, s := range []string{"z3", "cvc5"} {
+		if code != 0 || !strings.Contains(out, ",parallel,") || !regexp.MustCompile(`QF_Equality,,parallel,[12],`+s+`,yes,(true|false),0,6,`).MatchString(out) {
+			t.Errorf("score csv: %d, no line of %s with 6 correct:\n%s", code, s, out)
+		}
 	}
 }
 

@@ -93,6 +93,7 @@ func newRootCmd(io streams) *cobra.Command {
 		newCompeteCmd(io),
 		newStatusCmd(io),
 		newTraceCmd(io),
+		newScoreCmd(io),
 	)
 	return root
 }

@@ -300,3 +300,39 @@ func Divisions(rules int, track benchmark.Track, logics []string) map[string][]s
 	}
 	return out
 }
+
+var trailingComma = regexp.MustCompile(`,(\s*[\]}])`)
+
+// ParseDivisions reads a divisions table as SMT-COMP publishes it: per
+// track key ("track_single_query", ...), either a list of logics (2019:
+// one logic per division) or a map from division to logics (2021 on). It
+// returns the divisions of one track.
+func ParseDivisions(data []byte, track benchmark.Track) (map[string][]string, error) {
+	// The published 2019 file has trailing commas, which JSON does not.
+	data = trailingComma.ReplaceAll(data, []byte("$1"))
+	var table map[string]json.RawMessage
+	if err := json.Unmarshal(data, &table); err != nil {
+		return nil, fmt.Errorf("divisions: %w", err)
+	}
+	key := "track_" + strings.ReplaceAll(string(track), "-", "_")
+	if track == benchmark.Proof {
+		key = "track_proof_exhibition"
+	}
+	raw, ok := table[key]
+	if !ok {
+		return nil, fmt.Errorf("divisions: no %s", key)
+	}
+	var list []string
+	if err := json.Unmarshal(raw, &list); err == nil {
+		out := map[string][]string{}
+		for _, l := range list {
+			out[l] = []string{l}
+		}
+		return out, nil
+	}
+	var m map[string][]string
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, fmt.Errorf("divisions: %s: want a list of logics or a map of divisions to logics", key)
+	}
+	return m, nil
+}

@@ -25,6 +25,7 @@ type ImportOptions struct {
 	Year        int    // default: a 4-digit year in the file's path
 	Competition string // default: "SMT-COMP <year>"
 	Track       string // default: from the file name (Unsat_Core_Track, ...)
+	Solver      string // aws-csv: the solver of a raw file (default: from its name)
 }
 
 // ImportStats count an import.
@@ -78,32 +79,39 @@ func ImportStarExec(ctx context.Context, st store.Store, path string, opts Impor
 			return ImportStats{}, fmt.Errorf("%s: cannot tell the track from the file name; give one", path)
 		}
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return ImportStats{}, err
-	}
-	defer f.Close()
 	var stats ImportStats
-	each := func(name string, r io.Reader) error {
+	err := EachCSV(path, func(name string, r io.Reader) error {
 		s, err := importCSV(ctx, st, name, r, opts)
 		stats.Rows += s.Rows
 		stats.Added += s.Added
 		stats.Skipped += s.Skipped
 		return err
+	})
+	return stats, err
+}
+
+// EachCSV calls fn with every CSV file that path is: a .csv file, or the
+// .csv members of a .tar.xz or .tar.gz archive, as SMT-COMP publishes
+// them.
+func EachCSV(path string, fn func(name string, r io.Reader) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
 	}
+	defer f.Close()
 	switch {
 	case strings.HasSuffix(path, ".csv"):
-		return stats, each(path, f)
+		return fn(path, f)
 	case strings.HasSuffix(path, ".tar.xz"), strings.HasSuffix(path, ".tar.gz"):
 		var r io.Reader
 		if strings.HasSuffix(path, ".xz") {
 			if r, err = xz.NewReader(f); err != nil {
-				return stats, fmt.Errorf("%s: %w", path, err)
+				return fmt.Errorf("%s: %w", path, err)
 			}
 		} else {
 			gr, err := gzip.NewReader(f)
 			if err != nil {
-				return stats, fmt.Errorf("%s: %w", path, err)
+				return fmt.Errorf("%s: %w", path, err)
 			}
 			defer gr.Close()
 			r = gr
@@ -116,26 +124,74 @@ func ImportStarExec(ctx context.Context, st store.Store, path string, opts Impor
 				break
 			}
 			if err != nil {
-				return stats, fmt.Errorf("%s: %w", path, err)
+				return fmt.Errorf("%s: %w", path, err)
 			}
 			if h.Typeflag == tar.TypeReg && strings.HasSuffix(h.Name, ".csv") {
 				found = true
-				if err := each(path+":"+h.Name, tr); err != nil {
-					return stats, err
+				if err := fn(path+":"+h.Name, tr); err != nil {
+					return err
 				}
 			}
 		}
 		if !found {
-			return stats, fmt.Errorf("%s: no .csv inside", path)
+			return fmt.Errorf("%s: no .csv inside", path)
 		}
-		return stats, nil
+		return nil
 	}
-	return stats, fmt.Errorf("%s: want a .csv, .csv.tar.xz or .csv.tar.gz file", path)
+	return fmt.Errorf("%s: want a .csv, .csv.tar.xz or .csv.tar.gz file", path)
 }
 
-// The columns every StarExec export has; the others go into Extra.
+// ReadCheckSats reads the number of check-sat commands of incremental
+// benchmarks from SMT-COMP's table (prep/incremental_num_check_sat.csv:
+// benchmark,num_check_sat with paths below incremental/), keyed by library
+// path.
+func ReadCheckSats(path string) (map[string]int, error) {
+	out := map[string]int{}
+	err := EachCSV(path, func(name string, r io.Reader) error {
+		cr := csv.NewReader(r)
+		head, err := cr.Read()
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		bi, ni := -1, -1
+		for i, h := range head {
+			switch strings.TrimSpace(h) {
+			case "benchmark":
+				bi = i
+			case "num_check_sat":
+				ni = i
+			}
+		}
+		if bi < 0 || ni < 0 {
+			return fmt.Errorf("%s: want columns benchmark and num_check_sat", name)
+		}
+		for {
+			rec, err := cr.Read()
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			n, err := strconv.Atoi(strings.TrimSpace(rec[ni]))
+			if err != nil {
+				return fmt.Errorf("%s: %q: %w", name, rec[ni], err)
+			}
+			p := strings.TrimPrefix(rec[bi], "./")
+			if !strings.HasPrefix(p, "incremental/") {
+				p = "incremental/" + p
+			}
+			out[p] = n
+		}
+	})
+	return out, err
+}
+
+// The columns every StarExec export has and that have a field of their own;
+// the others go into Extra, including the solver and configuration ids,
+// which scoring needs to name solvers as the registration does.
 var commonColumns = map[string]bool{"pair id": true, "benchmark": true, "benchmark id": true, "solver": true,
-	"solver id": true, "configuration": true, "configuration id": true, "status": true, "cpu time": true,
+	"configuration": true, "status": true, "cpu time": true,
 	"wallclock time": true, "memory usage": true, "result": true, "expected": true}
 
 // StarExecPath maps a StarExec benchmark column to a library path: the

@@ -1,0 +1,330 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/smtarena/smtarena/internal/benchmark"
+	"github.com/smtarena/smtarena/internal/config"
+	"github.com/smtarena/smtarena/internal/library"
+	"github.com/smtarena/smtarena/internal/score"
+	"github.com/smtarena/smtarena/internal/store"
+	"github.com/spf13/cobra"
+)
+
+// ScoreOptions are the flags of `smtarena score`.
+type ScoreOptions struct {
+	DB          string
+	Config      string // competition.toml: its solvers, rules and name
+	Rules       int
+	Competition string
+	Year        int
+	Track       string
+	Division    string
+	Compat      string
+	Format      string
+	Solvers     string  // registration table (solvers_divisions_final.csv)
+	Teams       string  // canon_solvers.json
+	Divisions   string  // divisions.json
+	CheckSats   string  // incremental_num_check_sat.csv(.tar.xz)
+	TimeLimit   float64 // seconds; 0: the competition's or the rules'
+	Cores       int
+	Out         string // yaml: write the pages into this directory
+	Date        string // the pages' resultdate
+}
+
+func newScoreCmd(io streams) *cobra.Command {
+	opts := ScoreOptions{Track: string(benchmark.SingleQuery), Format: "table"}
+	cmd := &cobra.Command{
+		Use:   "score --rules YEAR [--track T] [--year Y] [--division D] [--compat official] [--format table|csv|json|yaml]",
+		Short: "Score results from the store by a year's rules: division scores, rankings, recognitions",
+		Long: `Score the results in the store (written by runs, or imported with smtarena
+import) by the scoring rules of a year: 2006 (+1/-8), 2014 (⟨e, n, m⟩), 2018
+(family-weighted ⟨e, n, w, c⟩, competition-wide score), 2019 and later (2022
+§7: parallel, sequential, 24 s, sat and unsat scores, biggest lead, largest
+contribution). --compat official computes what SMT-COMP's scoring script did
+instead of the rules as written (docs/scoring.md lists the differences).
+
+Solvers are named and marked competitive by the registration table (--solvers);
+without it every solver competes under its name. Divisions come from --divisions
+(SMT-COMP's divisions.json) or from the competition year (one logic each before
+2021, the 2022 table after). Incremental benchmarks need their number of
+check-sats: --check-sats, or the indexed library.
+
+--format yaml writes the website's result pages (the layout of the published
+2019 pages), into --out DIR as files or to stdout; json follows the official
+results JSON (PodiumDivision records).`,
+		Example: `  smtarena import ../shared/official-results/2019/results/Model_Validation_Track.csv.tar.xz
+  smtarena score --rules 2019 --track model-validation --compat official \
+      --solvers ../shared/official-results/2019/registration/solvers_divisions_final.csv
+  smtarena score --rules 2022 --year 2019 --track incremental --format yaml --out pages \
+      --check-sats ../shared/official-results/2019/prep/incremental_num_check_sat.csv.tar.xz`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if opts.Config != "" && !cmd.Flags().Changed("db") && os.Getenv("SMTARENA_DB") == "" {
+				opts.DB = "" // the competition's own store
+			}
+			return runScore(cmd.Context(), opts, io)
+		},
+	}
+	dbFlag(cmd, &opts.DB)
+	f := cmd.Flags()
+	f.StringVar(&opts.Config, "config", "", "a competition definition run with smtarena compete: its name, rules and solvers")
+	f.IntVar(&opts.Rules, "rules", 0, "rules year: 2006, 2014, 2018, or 2019 and later (required without --config)")
+	f.StringVar(&opts.Competition, "competition", "", "only the results of this competition (e.g. \"SMT-COMP 2019\")")
+	f.IntVar(&opts.Year, "year", 0, "the year of the results (default: the rules year)")
+	f.StringVar(&opts.Track, "track", opts.Track, "track: "+benchmark.TrackNames())
+	f.StringVar(&opts.Division, "division", "", "print only this division")
+	f.StringVar(&opts.Compat, "compat", "", "official: compute as SMT-COMP's scoring script did")
+	f.StringVar(&opts.Format, "format", opts.Format, "table, csv, json or yaml")
+	f.StringVar(&opts.Solvers, "solvers", "", "registration table naming solvers by id and marking them competitive")
+	f.StringVar(&opts.Teams, "teams", "", "canon_solvers.json: which solvers are variants of one team's")
+	f.StringVar(&opts.Divisions, "divisions", "", "divisions.json: the logics of each division")
+	f.StringVar(&opts.CheckSats, "check-sats", "", "the check-sat count of each incremental benchmark (benchmark,num_check_sat)")
+	f.Float64Var(&opts.TimeLimit, "time-limit", 0, "T in seconds (default: the competition's, else the rules')")
+	f.IntVar(&opts.Cores, "cores", 0, "cores per run: 2014's C, 2018/2022's m (default 4)")
+	f.StringVar(&opts.Out, "out", "", "yaml: write one page per file into this directory")
+	f.StringVar(&opts.Date, "date", "", "yaml and json: the resultdate (default now)")
+	return cmd
+}
+
+func runScore(ctx context.Context, opts ScoreOptions, io streams) error {
+	var reg score.Registry
+	if opts.Config != "" {
+		def, err := config.Load(opts.Config)
+		if err != nil {
+			return err
+		}
+		if opts.DB == "" {
+			opts.DB = filepath.Join(def.Path(def.WorkDir), "smtarena.db")
+		}
+		if opts.Rules == 0 {
+			opts.Rules = def.Rules
+		}
+		if opts.Year == 0 {
+			opts.Year = def.Rules // compete records its results under the rules year
+		}
+		if opts.Competition == "" {
+			opts.Competition = def.Name
+		}
+		reg = score.Registry{}
+		for _, s := range def.Solvers {
+			reg[s.Name] = score.Solver{Name: s.Name, Competitive: s.IsCompetitive(), Team: s.Team}
+		}
+	}
+	if opts.Rules == 0 {
+		return fmt.Errorf("give --rules YEAR (or --config)")
+	}
+	if _, err := score.RuleSet(opts.Rules); err != nil {
+		return err
+	}
+	track, err := benchmark.ParseTrack(opts.Track)
+	if err != nil {
+		return err
+	}
+	compat, err := score.ParseCompat(opts.Compat)
+	if err != nil {
+		return err
+	}
+	switch opts.Format {
+	case "table", "csv", "json", "yaml":
+	default:
+		return fmt.Errorf("unknown format %q (want table, csv, json or yaml)", opts.Format)
+	}
+	year := opts.Year
+	if year == 0 {
+		year = opts.Rules
+	}
+	so := score.Options{Rules: opts.Rules, Year: year, Track: track, Compat: compat, TimeLimit: opts.TimeLimit, Cores: opts.Cores, Solvers: reg}
+	if opts.Solvers != "" {
+		f, err := os.Open(opts.Solvers)
+		if err != nil {
+			return err
+		}
+		so.Solvers, err = score.ParseRegistration(f)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("%s: %w", opts.Solvers, err)
+		}
+		if opts.Teams != "" {
+			f, err := os.Open(opts.Teams)
+			if err != nil {
+				return err
+			}
+			err = so.Solvers.MergeTeams(f)
+			f.Close()
+			if err != nil {
+				return fmt.Errorf("%s: %w", opts.Teams, err)
+			}
+		}
+	}
+	st, err := store.Open(ctx, opts.DB)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	results, err := st.Results(ctx, store.ResultFilter{Year: year, Track: string(track)})
+	if err != nil {
+		return err
+	}
+	if opts.Competition != "" {
+		kept := results[:0]
+		for _, r := range results {
+			if r.Competition == opts.Competition {
+				kept = append(kept, r)
+			}
+		}
+		results = kept
+	}
+	if len(results) == 0 {
+		return fmt.Errorf("no %s results of %d in %s (import some with smtarena import, or give --year)", track, year, opts.DB)
+	}
+	rows, err := rowsOf(ctx, st, results, track, opts.CheckSats, io)
+	if err != nil {
+		return err
+	}
+	logics := map[string]bool{}
+	for _, r := range rows {
+		logics[benchmark.LogicOfPath(r.Benchmark)] = true
+	}
+	if opts.Divisions != "" {
+		data, err := os.ReadFile(opts.Divisions)
+		if err != nil {
+			return err
+		}
+		if so.Divisions, err = config.ParseDivisions(data, track); err != nil {
+			return fmt.Errorf("%s: %w", opts.Divisions, err)
+		}
+	} else {
+		ls := make([]string, 0, len(logics))
+		for l := range logics {
+			ls = append(ls, l)
+		}
+		sort.Strings(ls)
+		so.Divisions = config.Divisions(year, track, ls)
+	}
+	rep, err := score.Score(rows, so)
+	if err != nil {
+		return err
+	}
+	if opts.Division != "" {
+		var keep []score.Division
+		for _, d := range rep.Divisions {
+			if d.Name == opts.Division {
+				keep = append(keep, d)
+			}
+		}
+		if keep == nil {
+			return fmt.Errorf("no division %s in the %s results of %d", opts.Division, track, year)
+		}
+		rep.Divisions = keep
+	}
+	date := opts.Date
+	if date == "" {
+		date = time.Now().Format("2006-01-02 15:04:05")
+	}
+	switch opts.Format {
+	case "csv":
+		return score.WriteCSV(io.out, rep)
+	case "json":
+		return score.WriteJSON(io.out, rep, date)
+	case "yaml":
+		if opts.Out == "" {
+			return score.WriteYAML(io.out, rep, date)
+		}
+		if err := os.MkdirAll(opts.Out, 0o755); err != nil {
+			return err
+		}
+		pages := score.Pages(rep, date)
+		for _, p := range pages {
+			if err := os.WriteFile(filepath.Join(opts.Out, p.Name), []byte(p.Text), 0o644); err != nil {
+				return err
+			}
+		}
+		fmt.Fprintf(io.out, "wrote %d pages to %s\n", len(pages), opts.Out)
+		return nil
+	}
+	return score.WriteTable(io.out, rep)
+}
+
+// rowsOf turns stored results into score rows, filling in from the
+// indexed library (or the check-sat table) what the results lack: the
+// status of a benchmark, an incremental benchmark's check-sat count, an
+// unsat-core benchmark's number of assertions.
+func rowsOf(ctx context.Context, st store.Store, results []store.Result, track benchmark.Track, checkSats string, io streams) ([]score.Row, error) {
+	rows := make([]score.Row, 0, len(results))
+	needIndex := false
+	for _, r := range results {
+		row, err := score.RowOf(r.Solver, r.BenchmarkPath, r.Status, r.Answer, r.Expected, r.CPU, r.Wall, r.Extra)
+		if err != nil {
+			return nil, err
+		}
+		if row.Expected == "" || (track == benchmark.UnsatCore && row.Reduction == 0 && row.CoreSize > 0) {
+			needIndex = true
+		}
+		rows = append(rows, row)
+	}
+	var checks map[string]int
+	if track == benchmark.Incremental {
+		if checkSats != "" {
+			var err error
+			if checks, err = library.ReadCheckSats(checkSats); err != nil {
+				return nil, err
+			}
+		} else {
+			needIndex = true
+		}
+	}
+	index := map[string]benchmark.Benchmark{}
+	if needIndex {
+		bs, err := st.Benchmarks(ctx, store.Filter{})
+		if err != nil {
+			return nil, err
+		}
+		for _, b := range bs {
+			index[b.Path] = b
+		}
+	}
+	unknownN := map[string]bool{}
+	for i := range rows {
+		r := &rows[i]
+		b, indexed := index[r.Benchmark]
+		if r.Expected == "" && indexed {
+			r.Expected = string(b.Status)
+		}
+		if track == benchmark.UnsatCore && r.Reduction == 0 && r.CoreSize > 0 && indexed && b.Asserts > 0 {
+			r.Reduction = max(b.Asserts-r.CoreSize, 0)
+		}
+		if track != benchmark.Incremental || r.CheckSats > 0 {
+			continue
+		}
+		if n, ok := checks[r.Benchmark]; ok {
+			r.CheckSats = n
+		} else if indexed && b.CheckSats > 0 {
+			r.CheckSats = b.CheckSats
+		} else {
+			unknownN[r.Benchmark] = true
+			r.CheckSats = r.CorrectAnswers + r.WrongAnswers
+		}
+	}
+	if len(unknownN) > 0 {
+		fmt.Fprintf(io.err, "smtarena: %d incremental benchmarks have no known number of check-sats (give --check-sats or index the library); their unsolved counts are 0\n", len(unknownN))
+	}
+	return rows, nil
+}
+
+// importFormat splits `import [FORMAT] FILE...` arguments.
+func importFormat(args []string) (string, []string) {
+	if len(args) > 0 {
+		for _, f := range library.Formats {
+			if args[0] == f {
+				return f, args[1:]
+			}
+		}
+	}
+	return "starexec-csv", args
+}

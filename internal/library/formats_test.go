@@ -1,0 +1,111 @@
+package library
+
+import (
+	"compress/gzip"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/smtarena/smtarena/internal/store"
+)
+
+// A constructed file in the smtcomp tool's JSON (no sample is published
+// with the shared data): an object with a results array, file as an object
+// and as a path, every result word.
+const smtcompJSON = `{"version": 1, "results": [
+ {"track": "SingleQuery", "solver": "cvc5", "file": {"incremental": false, "logic": "QF_BV", "family": ["2019-Mann", "sub"], "name": "a.smt2"},
+  "result": "sat", "cpu_time": 1.5, "wallclock_time": 1.25, "memory_usage": 2097152, "nb_answers": -1},
+ {"track": "SingleQuery", "solver": "z3", "file": "QF_BV/2019-Mann/sub/a.smt2", "result": "Timeout", "cpu_time": 1200, "wallclock_time": 1200.1, "memory_usage": 0},
+ {"track": "SingleQuery", "solver": "bitwuzla", "file": "non-incremental/QF_BV/2019-Mann/sub/a.smt2", "result": "OOM", "cpu_time": 3, "wallclock_time": 3, "memory_usage": 0},
+ {"track": "Incremental", "solver": "cvc5", "file": {"logic": "QF_LIA", "family": "fam", "name": "i.smt2"}, "result": "Incremental", "cpu_time": 2, "wallclock_time": 2, "memory_usage": 0, "nb_answers": 17},
+ {"track": "Incremental", "solver": "z3", "file": {"logic": "QF_LIA", "family": "fam", "name": "i.smt2"}, "result": "IncrementalError", "cpu_time": 2, "wallclock_time": 2, "memory_usage": 0, "nb_answers": 0},
+ {"track": "UnsatCore", "solver": "cvc5", "file": {"logic": "QF_UF", "family": [], "name": "u.smt2"}, "result": "unsat", "cpu_time": 2, "wallclock_time": 2, "memory_usage": 0, "nb_answers": 4},
+ {"track": "ModelValidation", "solver": "cvc5", "file": {"logic": "QF_BV", "family": ["f"], "name": "m.smt2"}, "result": "sat", "cpu_time": 2, "wallclock_time": 2, "memory_usage": 0},
+ {"track": "ModelValidation", "solver": "z3", "file": {"logic": "QF_BV", "family": ["f"], "name": "m.smt2"}, "result": "ModelParsingError", "cpu_time": 2, "wallclock_time": 2, "memory_usage": 0}
+]}`
+
+func TestImportSMTCOMPJSON(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "results-2024.json.gz")
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := gzip.NewWriter(f)
+	zw.Write([]byte(smtcompJSON))
+	zw.Close()
+	f.Close()
+	st := openStore(t)
+	ctx := context.Background()
+	s, err := Import(ctx, st, "smtcomp-json", p, ImportOptions{})
+	if err != nil || s.Rows != 8 || s.Added != 8 {
+		t.Fatalf("%+v %v", s, err)
+	}
+	rs, err := st.Results(ctx, store.ResultFilter{Year: 2024})
+	if err != nil || len(rs) != 8 {
+		t.Fatalf("%d results, %v", len(rs), err)
+	}
+	want := []struct{ track, path, status, answer, extra string }{
+		{"single-query", "non-incremental/QF_BV/2019-Mann/sub/a.smt2", "complete", "sat", "{}"},
+		{"single-query", "non-incremental/QF_BV/2019-Mann/sub/a.smt2", "timeout", "unknown", "{}"},
+		{"single-query", "non-incremental/QF_BV/2019-Mann/sub/a.smt2", "memout", "unknown", "{}"},
+		{"incremental", "incremental/QF_LIA/fam/i.smt2", "complete", "unknown", `{"correct-answers":"17"}`},
+		{"incremental", "incremental/QF_LIA/fam/i.smt2", "complete", "unknown", `{"correct-answers":"0","wrong-answers":"1"}`},
+		{"unsat-core", "non-incremental/QF_UF/u.smt2", "complete", "unsat", `{"core-size":"4"}`},
+		{"model-validation", "non-incremental/QF_BV/f/m.smt2", "complete", "sat", `{"model_validator_status":"VALID"}`},
+		{"model-validation", "non-incremental/QF_BV/f/m.smt2", "complete", "sat", `{"model_validator_status":"INVALID"}`},
+	}
+	for i, w := range want {
+		r := rs[i]
+		if r.Track != w.track || r.BenchmarkPath != w.path || r.Status != w.status || r.Answer != w.answer || r.Extra != w.extra || r.Competition != "SMT-COMP 2024" {
+			t.Errorf("result %d: %+v, want %+v", i, r, w)
+		}
+	}
+	if rs[0].CPU != 1.5 || rs[0].Wall != 1.25 || rs[0].MemoryMB != 2 {
+		t.Errorf("times and memory: %+v", rs[0])
+	}
+	if s, err := Import(ctx, st, "smtcomp-json", p, ImportOptions{}); err != nil || s.Added != 0 || s.Skipped != 8 {
+		t.Errorf("re-import %+v %v", s, err)
+	}
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte(`[{"track": "Nope", "solver": "x", "file": "a", "result": "sat", "year": 2024}]`), 0o644)
+	if _, err := Import(ctx, st, "smtcomp-json", bad, ImportOptions{}); err == nil || !strings.Contains(err.Error(), "unknown track") {
+		t.Errorf("bad track: %v", err)
+	}
+	if _, err := Import(ctx, st, "nonsense", bad, ImportOptions{}); err == nil {
+		t.Error("an unknown format imported")
+	}
+}
+
+func TestImportAWSCSV(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "2022")
+	os.MkdirAll(dir, 0o755)
+	joined := filepath.Join(dir, "raw-results-cloud.csv")
+	os.WriteFile(joined, []byte(`benchmark,millisecond,result,cpu time,wallclock time,solver,solver id,configuration id,expected,status
+non-incremental/UF/smt-comp-108.smt2,176932, sat,176.932,176.932,Vampire,39081,659685,unknown,complete
+non-incremental/LRA/smt-comp-027.smt2,1200000, timeout,1200.0,1200.0,Vampire,39081,659685,sat,complete
+`), 0o644)
+	raw := filepath.Join(dir, "psmtsp-smt.csv")
+	os.WriteFile(raw, []byte("/home/x/benchmarks/parallel/QF_LRA/b1.smt2,1500, unsat\n/home/x/benchmarks/parallel/QF_LRA/b2.smt2,2000, unknown\n"), 0o644)
+	st := openStore(t)
+	ctx := context.Background()
+	s, err := Import(ctx, st, "aws-csv", joined, ImportOptions{})
+	if err != nil || s.Added != 2 {
+		t.Fatalf("%+v %v", s, err)
+	}
+	rs, _ := st.Results(ctx, store.ResultFilter{Track: "cloud"})
+	if len(rs) != 2 || rs[0].Solver != "Vampire" || rs[0].Answer != "sat" || rs[0].CPU != 176.932 || rs[0].Year != 2022 ||
+		rs[1].Status != "timeout" || rs[1].Expected != "sat" || !strings.Contains(rs[0].Extra, `"solver id":"39081"`) {
+		t.Errorf("cloud results %+v", rs)
+	}
+	s, err = Import(ctx, st, "aws-csv", raw, ImportOptions{Track: "parallel"})
+	if err != nil || s.Added != 2 {
+		t.Fatalf("%+v %v", s, err)
+	}
+	rs, _ = st.Results(ctx, store.ResultFilter{Track: "parallel"})
+	if len(rs) != 2 || rs[0].Solver != "psmtsp" || rs[0].BenchmarkPath != "non-incremental/QF_LRA/b1.smt2" || rs[0].Wall != 1.5 || rs[1].Answer != "unknown" {
+		t.Errorf("parallel results %+v", rs)
+	}
+}

@@ -1,0 +1,217 @@
+package score
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// Row is one solver's run on one benchmark: what scoring needs of a result.
+type Row struct {
+	// Solver identifies the solver as the Registry knows it (a StarExec
+	// solver id, or a name); unknown keys are their own names.
+	Solver string
+	// Benchmark is the library path: (non-)incremental/LOGIC/family/.../file.
+	Benchmark string
+	// Status is how the run ended: complete, timeout, timeout (wallclock),
+	// memout, or anything else (an abnormal end).
+	Status   string
+	Answer   string // sat, unsat, or anything else (no answer)
+	Expected string // sat, unsat, or anything else (unknown status)
+	CPU      float64
+	Wall     float64
+
+	// Incremental track: correct and wrong check-sat answers, and the
+	// number of check-sat commands of the benchmark (N).
+	CorrectAnswers, WrongAnswers, CheckSats int
+	// Unsat-core track: N minus the size of the returned core, and whether
+	// the core was refuted by the validating solvers. Formats that give
+	// the core's size instead leave Reduction to whoever knows N.
+	Reduction     int
+	CoreSize      int
+	CoreErroneous bool
+	// Model-validation track: the validator's verdict, VALID, INVALID or
+	// UNKNOWN ("" when there was none).
+	Model string
+}
+
+// RowOf builds a Row from a stored result's fields; extra is the JSON
+// object of the track's other columns as the importers keep them
+// (correct-answers, wrong-answers, reduction, core-size,
+// result-is-erroneous, model_validator_status, solver id, num_check_sat)
+// or smtarena's runs write them (solved, wrong_answers, check_sats). The solver id, when
+// there is one, becomes Row.Solver, since registrations name solvers by id.
+func RowOf(solver, path, status, answer, expected string, cpu, wall float64, extra string) (Row, error) {
+	r := Row{Solver: solver, Benchmark: path, Status: status, Answer: answer, Expected: expected, CPU: cpu, Wall: wall}
+	if extra == "" || extra == "{}" {
+		return r, nil
+	}
+	var x map[string]any
+	if err := json.Unmarshal([]byte(extra), &x); err != nil {
+		return r, fmt.Errorf("%s: extra columns: %w", path, err)
+	}
+	str := func(k string) string {
+		switch v := x[k].(type) {
+		case string:
+			return strings.TrimSpace(v)
+		case float64:
+			return strconv.FormatFloat(v, 'f', -1, 64)
+		case bool:
+			return strconv.FormatBool(v)
+		}
+		return ""
+	}
+	num := func(k string) int {
+		n, _ := strconv.ParseFloat(str(k), 64)
+		return int(n)
+	}
+	if id := str("solver id"); id != "" {
+		r.Solver = id
+	}
+	r.CorrectAnswers, r.WrongAnswers = num("correct-answers"), num("wrong-answers")
+	if n := num("num_check_sat"); n > 0 {
+		r.CheckSats = n
+	}
+	// smtarena's own incremental runs (internal/compete)
+	if _, ok := x["solved"]; ok && r.CorrectAnswers == 0 {
+		r.CorrectAnswers = num("solved")
+	}
+	if _, ok := x["wrong_answers"]; ok && r.WrongAnswers == 0 {
+		r.WrongAnswers = num("wrong_answers")
+	}
+	if n := num("check_sats"); n > 0 && r.CheckSats == 0 {
+		r.CheckSats = n
+	}
+	r.Reduction, r.CoreSize = num("reduction"), num("core-size")
+	switch strings.ToLower(str("result-is-erroneous")) {
+	case "1", "true", "yes":
+		r.CoreErroneous = true
+	}
+	r.Model = strings.ToUpper(str("model_validator_status"))
+	if r.Model == "-" {
+		r.Model = ""
+	}
+	return r, nil
+}
+
+// Solver is what a registration says about a solver.
+type Solver struct {
+	Name        string // the name results are published under
+	Competitive bool
+	// Team names the submission this solver is a variant of; two solvers
+	// of one team do not make a division competitive. Empty: its own name.
+	Team       string
+	New        bool // a new entrant (2014, 2018 best new entrant; 2022 new entrants)
+	OpenSource bool // 2014's open-source recognition
+}
+
+// Registry maps solver keys (ids or names) to solvers. A nil Registry
+// makes every solver competitive under its own name.
+type Registry map[string]Solver
+
+// ParseRegistration reads SMT-COMP's registration table
+// (solvers_divisions_final.csv of 2019 and later): every id column (Solver
+// ID, the wrapped solver ids per track, the configuration ids) maps to the
+// solver's name; "Competing" says whether it is competitive; "Variant Of"
+// names its team's main solver.
+func ParseRegistration(r io.Reader) (Registry, error) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	head, err := cr.Read()
+	if err != nil {
+		return nil, fmt.Errorf("registration: header: %w", err)
+	}
+	col := map[string]int{}
+	for i, h := range head {
+		col[strings.TrimSpace(h)] = i
+	}
+	for _, need := range []string{"Solver Name", "Competing"} {
+		if _, ok := col[need]; !ok {
+			return nil, fmt.Errorf("registration: no %q column", need)
+		}
+	}
+	var recs [][]string
+	for {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("registration: %w", err)
+		}
+		recs = append(recs, rec)
+	}
+	get := func(rec []string, c string) string {
+		if i, ok := col[c]; ok && i < len(rec) {
+			return strings.TrimSpace(rec[i])
+		}
+		return ""
+	}
+	nameOfID := map[string]string{}
+	for _, rec := range recs {
+		if id := get(rec, "Solver ID"); id != "" {
+			nameOfID[id] = get(rec, "Solver Name")
+		}
+	}
+	reg := Registry{}
+	for _, rec := range recs {
+		name := get(rec, "Solver Name")
+		s := Solver{Name: name, Competitive: strings.EqualFold(get(rec, "Competing"), "yes"), Team: name}
+		if v := get(rec, "Variant Of"); v != "" {
+			// "23711" (an id) or "CVC4, 23420" (a name and an id).
+			first := strings.TrimSpace(strings.Split(v, ",")[0])
+			if n, ok := nameOfID[first]; ok {
+				s.Team = n
+			} else if _, err := strconv.Atoi(first); err != nil {
+				s.Team = first
+			}
+		}
+		for _, c := range head {
+			c = strings.TrimSpace(c)
+			if c == "Solver ID" || strings.HasPrefix(c, "Wrapped Solver ID") || strings.HasPrefix(c, "Config ID") {
+				if id := get(rec, c); id != "" {
+					reg[id] = s
+				}
+			}
+		}
+		reg[name] = s
+	}
+	return reg, nil
+}
+
+// MergeTeams reads canon_solvers.json ({"team's solver": ["variant", ...]})
+// and sets the Team of every variant.
+func (reg Registry) MergeTeams(r io.Reader) error {
+	var canon map[string][]string
+	if err := json.NewDecoder(r).Decode(&canon); err != nil {
+		return fmt.Errorf("solver teams: %w", err)
+	}
+	team := map[string]string{}
+	for main, vs := range canon {
+		team[main] = main
+		for _, v := range vs {
+			team[v] = main
+		}
+	}
+	for k, s := range reg {
+		if t, ok := team[s.Name]; ok {
+			s.Team = t
+			reg[k] = s
+		}
+	}
+	return nil
+}
+
+func (reg Registry) lookup(key string) Solver {
+	if s, ok := reg[key]; ok {
+		if s.Team == "" {
+			s.Team = s.Name
+		}
+		return s
+	}
+	return Solver{Name: key, Competitive: true, Team: key}
+}

@@ -1,0 +1,317 @@
+package score
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/smtarena/smtarena/internal/benchmark"
+)
+
+// Kind is one of the division scores a track publishes.
+type Kind string
+
+// The division scores; the names are the published pages' keys.
+const (
+	Sequential Kind = "sequential"
+	Parallel   Kind = "parallel"
+	Sat        Kind = "sat"
+	Unsat      Kind = "unsat"
+	TwentyFour Kind = "twentyfour"
+)
+
+// Compat chooses between the rules as written and what the organisers'
+// scoring script computed.
+type Compat string
+
+// The two readings. docs/scoring.md lists where they differ.
+const (
+	AsWritten Compat = ""
+	Official  Compat = "official"
+)
+
+// ParseCompat reads a --compat value.
+func ParseCompat(s string) (Compat, error) {
+	switch strings.ToLower(s) {
+	case "", "rules", "as-written", "none":
+		return AsWritten, nil
+	case "official":
+		return Official, nil
+	}
+	return "", fmt.Errorf("unknown compat %q (want official, or nothing for the rules as written)", s)
+}
+
+// RuleSet maps a rules year to the document that defines its scoring:
+// 2006, 2014, 2018, and 2022 for 2019 onwards (the 2019 rules introduced
+// the scoring of §7 that the 2022 rules keep).
+func RuleSet(year int) (int, error) {
+	switch {
+	case year == 2006, year == 2014, year == 2018:
+		return year, nil
+	case year >= 2019:
+		return 2022, nil
+	}
+	return 0, fmt.Errorf("no scoring rules for %d (want 2006, 2014, 2018, or 2019 and later)", year)
+}
+
+// Options say how to score.
+type Options struct {
+	Rules int             // rules year: 2006, 2014, 2018, 2019 and later
+	Year  int             // the competition the rows come from (default Rules)
+	Track benchmark.Track // default single-query
+	// Compat = Official reproduces the organisers' published numbers.
+	Compat Compat
+	// TimeLimit is T in seconds; default: the competition's (Year) where
+	// known, else the rules'.
+	TimeLimit float64
+	// Cores is C (2014: parallel timeout T/C) and m (2018, 2022: CPU time
+	// counts up to mT); default 4 as on StarExec.
+	Cores int
+	// Divisions maps each division to its logics; logics not listed are
+	// divisions of their own.
+	Divisions map[string][]string
+	// Solvers names solvers and says which compete; nil: all do.
+	Solvers Registry
+	// MemLimit is the memory limit in GB the pages report (default 60).
+	MemLimit int
+}
+
+// Report is a track's scores: every division with its rankings, and the
+// competition-wide rankings and recognitions of the rules year.
+type Report struct {
+	Rules     int // the rule set applied: 2006, 2014, 2018 or 2022
+	Asked     int // the rules year asked for (2019 is scored by Rules 2022)
+	Year      int
+	Track     benchmark.Track
+	Compat    Compat
+	TimeLimit float64
+	MemLimit  int
+	Kinds     []Kind
+	Divisions []Division
+	// Disagreements are the unknown-status benchmarks removed because sound
+	// solvers disagreed on them.
+	Disagreements []Disagreement
+	// 2022 §7.3, best first, per kind.
+	BiggestLead         map[Kind][]Lead
+	LargestContribution map[Kind][]Contribution
+	// 2018 §7.5: the competition-wide score, best first, per kind.
+	CompetitionWide map[Kind][]WideScore
+	Recognitions    []Recognition
+}
+
+// Division is one division's scores.
+type Division struct {
+	Name        string
+	Logics      []LogicSize // the logics that had benchmarks, with how many
+	Benchmarks  int         // after the removal of disagreements
+	Competitive bool
+	Rankings    []Ranking // in the order of Report.Kinds
+	// PerLogic breaks a division of several logics down (2022 §7.2).
+	PerLogic []Division
+}
+
+// LogicSize is a logic of a division and its number of benchmarks.
+type LogicSize struct {
+	Logic      string
+	Benchmarks int
+}
+
+// Ranking is a division score of every solver, best first.
+type Ranking struct {
+	Kind Kind
+	// Winner is the best competitive solver ("" when none: a
+	// non-competitive division, or, officially, nothing solved).
+	Winner  string
+	Entries []Entry
+}
+
+// Ranking returns the division's ranking of a kind, or nil.
+func (d *Division) Ranking(k Kind) *Ranking {
+	for i := range d.Rankings {
+		if d.Rankings[i].Kind == k {
+			return &d.Rankings[i]
+		}
+	}
+	return nil
+}
+
+// Entry is one solver's division score.
+type Entry struct {
+	Solver      string
+	Competitive bool
+	// Rank counts competitive solvers only; equal scores share a rank; 0
+	// for a non-competitive solver under the rules (officially they take
+	// the rank of the next competitive solver).
+	Rank int
+	// Error and Correct are e and n (weighted in 2018); CPU and Wall are
+	// c and w (the 2014 score m is CPU in sequential, Wall in parallel).
+	Error, Correct float64
+	CPU, Wall      float64
+	Solved         int // benchmarks answered correctly
+	SolvedSat      int
+	SolvedUnsat    int
+	Unsolved       int // benchmarks (incremental: check-sats) not solved
+	Abstained      int // benchmarks of the division it was not run on
+	Timeout        int
+	Memout         int
+	// 2006's table: Points (+1/-8), Time (CPU on sat/unsat answers), and
+	// the tie-break CPU time on the benchmarks that did not time out.
+	Points       float64
+	Time         float64
+	TieTime      float64
+	Unknown      int
+	Wrong        int
+	Disqualified bool
+	key          string
+}
+
+// Disagreement is an unknown-status benchmark on which sound solvers
+// answered both sat and unsat.
+type Disagreement struct {
+	Division  string   `json:"division"`
+	Benchmark string   `json:"benchmark"`
+	Sat       []string `json:"sat"`
+	Unsat     []string `json:"unsat"`
+}
+
+// Lead is one division's line of the biggest lead ranking.
+type Lead struct {
+	Division, First, Second string
+	Correctness, Time       float64
+}
+
+// Contribution is one division's line of the largest contribution ranking.
+type Contribution struct {
+	Division, Solver  string
+	Correctness, Time float64
+	Solvers, Pairs    int
+}
+
+// WideScore is a solver's competition-wide score.
+type WideScore struct {
+	Solver      string  `json:"name"`
+	Competitive bool    `json:"competing"`
+	Score       float64 `json:"score"`
+	Divisions   int     `json:"divisions"`
+}
+
+// Recognition is an award other than a division win.
+type Recognition struct {
+	Name     string  `json:"recognition"`     // e.g. "best new entrant"
+	Kind     Kind    `json:"score,omitempty"` // the score it was judged on, if any
+	Solver   string  `json:"name"`
+	Division string  `json:"division,omitempty"` // where it applies to one division
+	Value    float64 `json:"value"`              // the measure it was judged on
+	Note     string  `json:"note,omitempty"`
+}
+
+// KindsOf lists the division scores a rules year computes for a track.
+func KindsOf(rules int, track benchmark.Track, compat Compat) []Kind {
+	switch rules {
+	case 2006:
+		return []Kind{Sequential}
+	case 2014:
+		if track == benchmark.Incremental {
+			return []Kind{Sequential}
+		}
+		return []Kind{Sequential, Parallel}
+	case 2018:
+		if track == benchmark.Incremental {
+			return []Kind{Parallel}
+		}
+		return []Kind{Sequential, Parallel}
+	}
+	switch track {
+	case benchmark.SingleQuery:
+		return []Kind{Sequential, Parallel, Sat, Unsat, TwentyFour}
+	case benchmark.Incremental:
+		return []Kind{Parallel}
+	case benchmark.Parallel, benchmark.Cloud:
+		if compat == Official {
+			return []Kind{Parallel, Sat, Unsat, TwentyFour}
+		}
+		return []Kind{Parallel}
+	case benchmark.Proof:
+		return nil
+	}
+	return []Kind{Sequential, Parallel}
+}
+
+// TimeLimit is the default T of a competition's track: the limit it ran
+// with where smtarena knows it, else what the rules say.
+func TimeLimit(rules, year int, track benchmark.Track) float64 {
+	switch year {
+	case 2019:
+		return 2400
+	case 2018:
+		if track == benchmark.SingleQuery {
+			return 1200
+		}
+		return 2400
+	}
+	switch rules {
+	case 2006:
+		return 1200
+	case 2014:
+		return 1500
+	case 2018:
+		if track == benchmark.SingleQuery {
+			return 1200
+		}
+		return 2400
+	}
+	return 1200
+}
+
+// Score scores rows by the options' rules.
+func Score(rows []Row, o Options) (*Report, error) {
+	rules, err := RuleSet(o.Rules)
+	if err != nil {
+		return nil, err
+	}
+	if o.Track == "" {
+		o.Track = benchmark.SingleQuery
+	}
+	if !trackOf(rules, o.Track) {
+		return nil, fmt.Errorf("the %d rules have no %s track", o.Rules, o.Track)
+	}
+	if o.Track == benchmark.Proof {
+		return nil, fmt.Errorf("the proof track has no scores (2022 §5.7)")
+	}
+	if o.Year == 0 {
+		o.Year = o.Rules
+	}
+	if o.TimeLimit <= 0 {
+		o.TimeLimit = TimeLimit(rules, o.Year, o.Track)
+	}
+	if o.Cores <= 0 {
+		o.Cores = 4
+	}
+	if o.MemLimit <= 0 {
+		o.MemLimit = 60
+	}
+	s := newScorer(rows, o, rules)
+	return s.report(), nil
+}
+
+func trackOf(rules int, t benchmark.Track) bool {
+	switch rules {
+	case 2006:
+		return t == benchmark.SingleQuery
+	case 2014:
+		return t == benchmark.SingleQuery || t == benchmark.Incremental
+	case 2018:
+		return t == benchmark.SingleQuery || t == benchmark.Incremental || t == benchmark.UnsatCore
+	}
+	return true
+}
+
+// sortedKeys returns a map's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
