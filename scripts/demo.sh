@@ -27,6 +27,9 @@ $bin seed --rules 2022 --nyse 15123.45 --entrant 1 --entrant 42 --entrant 4242
 step "run the competition (examples/demo.toml): select, prepare, run every pair in the sandbox"
 $bin compete examples/demo.toml
 
+step "scores by the 2022 rules (one division shown; --format csv|json|yaml for the rest)"
+$bin score --config examples/demo.toml --db "$out/work/smtarena.db" --rules 2022 --track single-query --time-limit 15 --division QF_LinearIntArith
+
 step "progress and results as the store holds them"
 $bin status examples/demo.toml
 
