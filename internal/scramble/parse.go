@@ -57,16 +57,16 @@ type parser struct {
 	ws       []uint32
 	frames   []frame
 
-	logic                      string
-	logicSet                   bool
-	isDL, isArith, isBV, isFP  bool
-	cmds                       []uint32 // commands, in parse order until shuffled
-	asserts                    []uint32 // assert commands in parse order
-	segs                       []segment
-	segStart                   int
-	perm                       []uint32 // declaration id -> printed number
-	statuses                   []string
-	declSym                    []uint32 // name -> symbol spelled in its declaration
+	logic                     string
+	logicSet                  bool
+	isDL, isArith, isBV, isFP bool
+	cmds                      []uint32 // commands, in parse order until shuffled
+	asserts                   []uint32 // assert commands in parse order
+	segs                      []segment
+	segStart                  int
+	perm                      []uint32 // declaration id -> printed number
+	statuses                  []string
+	declSym                   []uint32 // name -> symbol spelled in its declaration
 }
 
 func (p *parser) fail(err error) { panic(bailout{err}) }
