@@ -60,8 +60,10 @@ type parser struct {
 	logic                     string
 	logicSet                  bool
 	isDL, isArith, isBV, isFP bool
-	cmds                      []uint32 // commands, in parse order until shuffled
-	asserts                   []uint32 // assert commands in parse order
+	nAsserts                  int
+	cmds                      []cmdRec // the stored commands
+	data                      store
+	ser                       serializer
 	segs                      []segment
 	segStart                  int
 	perm                      []uint32 // declaration id -> printed number
@@ -168,14 +170,9 @@ func (p *parser) reduce(base int, head uint32) uint32 {
 	return r
 }
 
-// command adds a command node.
-func (p *parser) command(sym uint32, children ...uint32) uint32 {
-	r := p.a.add(sym|refParen, children)
-	p.cmds = append(p.cmds, r)
-	if sym == symAssert {
-		p.asserts = append(p.asserts, r)
-	}
-	return r
+// command builds a command node and stores it.
+func (p *parser) command(sym uint32, children ...uint32) {
+	p.store(sym, p.a.add(sym|refParen, children))
 }
 
 func (p *parser) emptyList() uint32 { return p.a.add(refParen, nil) }
@@ -427,7 +424,7 @@ func (p *parser) cmd() {
 		sym := p.syms.intern([]byte(name), false)
 		r := p.a.add(sym|refParen, p.ws[base:])
 		p.ws = p.ws[:base]
-		p.cmds = append(p.cmds, r)
+		p.store(sym, r)
 	default:
 		p.syntaxf(cpos, "unknown command '%s'", clip(p.sc.text))
 	}
@@ -1028,13 +1025,11 @@ func (p *parser) flip(h uint32) uint32 {
 }
 
 // flush ends a segment at a check-sat (or the end of the input), as the
-// official scrambler does before printing: keep only the core, shuffle each
-// run of declare-fun, then each run of assert, then extend the permutation
-// of names to the names declared since the last segment.
+// official scrambler does before printing: keep only the core (done as the
+// asserts were stored), shuffle each run of declare-fun, then each run of
+// assert, then extend the permutation of names to the names declared since
+// the last segment.
 func (p *parser) flush() {
-	if p.opts.Core != nil {
-		p.filterCore()
-	}
 	seg := p.cmds[p.segStart:]
 	if p.scramble && !p.opts.CountAsserts {
 		p.shuffleRuns(seg, symDeclareFun)
@@ -1056,37 +1051,26 @@ func (p *parser) flush() {
 	p.segStart = len(p.cmds)
 }
 
-func (p *parser) shuffleRuns(seg []uint32, sym uint32) {
+// shuffleRuns shuffles each run of consecutive commands sym.
+func (p *parser) shuffleRuns(seg []cmdRec, sym uint32) {
 	for i := 0; i < len(seg); {
-		if p.a.headSym(seg[i]) != sym {
+		if seg[i].sym != sym {
 			i++
 			continue
 		}
 		j := i + 1
-		for j < len(seg) && p.a.headSym(seg[j]) == sym {
+		for j < len(seg) && seg[j].sym == sym {
 			j++
 		}
 		if j-i > 1 {
-			p.rnd.shuffle(seg[i:j])
+			v := seg[i:j]
+			for k := len(v) - 1; k > 0; k-- {
+				m := p.rnd.next(uint64(k) + 1)
+				v[k], v[m] = v[m], v[k]
+			}
 		}
 		i = j
 	}
-}
-
-// filterCore drops from the current segment the asserts whose name (the
-// first :named found by the official depth-first search) is not in the core.
-func (p *parser) filterCore() {
-	k := p.segStart
-	for _, c := range p.cmds[p.segStart:] {
-		if p.a.headSym(c) == symAssert {
-			if n := p.namedAnnot(c); n != "" && !p.opts.Core[n] {
-				continue
-			}
-		}
-		p.cmds[k] = c
-		k++
-	}
-	p.cmds = p.cmds[:k]
 }
 
 // namedAnnot returns the name of an assert as the official get_named_annot

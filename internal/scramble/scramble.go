@@ -120,11 +120,12 @@ func Scramble(w io.Writer, r io.Reader, file string, opts Options) (*Result, err
 		scramble: opts.Seed != 0,
 		rnd:      lcg{state: opts.Seed},
 	}
+	p.ser = serializer{keep: opts.Annot, marks: p.scramble, syms: p.syms, a: &p.a}
 	if err := p.parse(); err != nil {
 		return nil, err
 	}
-	res := &Result{Asserts: len(p.asserts), Statuses: p.statuses}
-	pr := &printer{p: p, w: w, keep: opts.Annot, out: make([]byte, 0, flushAt+4096)}
+	res := &Result{Asserts: p.nAsserts, Statuses: p.statuses}
+	pr := &printer{p: p, w: w, out: make([]byte, 0, flushAt+4096)}
 	if opts.Core != nil {
 		names := make([]string, 0, len(opts.Core))
 		for n := range opts.Core {
@@ -156,12 +157,11 @@ func Scramble(w io.Writer, r io.Reader, file string, opts Options) (*Result, err
 	}
 	if !opts.CountAsserts {
 		for _, seg := range p.segs {
-			pr.bound = seg.bound
+			pr.segment(seg)
 			for _, c := range p.cmds[seg.start:seg.end] {
 				pr.command(c)
-				if p.a.headSym(c) == symAssert {
-					i := sort.Search(len(p.asserts), func(i int) bool { return p.asserts[i] >= c })
-					res.AssertOrder = append(res.AssertOrder, i)
+				if c.sym == symAssert {
+					res.AssertOrder = append(res.AssertOrder, int(c.tag))
 				}
 			}
 		}

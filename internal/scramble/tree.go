@@ -193,27 +193,99 @@ func unquote(s string) string {
 	return s
 }
 
-// arena holds the nodes of a script.
+// arena holds the nodes of a script in chunks, so that it grows without
+// copying what it holds (a copy would briefly need twice the memory).
+//
+// Nodes live in chunks of nodeChunk. Child refs live in blocks of kidBlock
+// entries: an allocation is a whole number of blocks, and kids[b] is the part
+// of the allocation that starts with block b, so that kids[g>>kidBits]
+// [g&kidMask:] reaches the end of g's allocation. The children of a node are
+// always in one allocation. When they do not fit in what is left of the
+// current one, the rest is skipped and an unused node marks where the
+// previous node's children end.
 type arena struct {
-	nodes []node
-	kids  []uint32
+	nodes [][]node
+	nn    uint32 // nodes
+	kids  [][]uint32
+	nk    uint32   // the next free child slot (global index)
+	cur   []uint32 // the current allocation, from slot nk on
+	grow  int      // the size of the next allocation, in blocks
+}
+
+const (
+	nodeBits  = 16
+	nodeChunk = 1 << nodeBits
+	kidBits   = 12
+	kidBlock  = 1 << kidBits
+	kidMask   = kidBlock - 1
+	maxGrow   = 256 // blocks: allocations of up to 1M child refs
+)
+
+func (a *arena) node(r uint32) *node { return &a.nodes[r>>nodeBits][r&(nodeChunk-1)] }
+
+func (a *arena) newNode(n node) uint32 {
+	r := a.nn
+	ci := int(r >> nodeBits)
+	if ci == len(a.nodes) {
+		size := nodeChunk
+		if ci == 0 {
+			size = 1024 // small commands stay small
+		}
+		a.nodes = append(a.nodes, make([]node, 0, size))
+	}
+	c := &a.nodes[ci]
+	if len(*c) == cap(*c) {
+		nc := make([]node, len(*c), nodeChunk)
+		copy(nc, *c)
+		*c = nc
+	}
+	*c = append(*c, n)
+	a.nn++
+	return r
+}
+
+// reserve makes room for n child refs in one allocation.
+func (a *arena) reserve(n int) {
+	if n <= len(a.cur) {
+		return
+	}
+	if len(a.cur) > 0 {
+		// skip the rest of the current allocation; an unused node marks
+		// where the children of the last node end
+		if a.nn > 0 {
+			a.newNode(node{start: a.nk})
+		}
+		a.nk += uint32(len(a.cur))
+	}
+	a.grow = min(max(a.grow*2, 1), maxGrow)
+	blocks := max(a.grow, (n+kidMask)/kidBlock)
+	buf := make([]uint32, blocks*kidBlock)
+	for b := 0; b < blocks; b++ {
+		a.kids = append(a.kids, buf[b*kidBlock:])
+	}
+	a.cur = buf
 }
 
 // add creates a node with the given head and children and returns its ref.
 func (a *arena) add(head uint32, children []uint32) uint32 {
-	r := uint32(len(a.nodes))
-	a.nodes = append(a.nodes, node{head: head, start: uint32(len(a.kids))})
-	a.kids = append(a.kids, children...)
+	if len(children) > len(a.cur) {
+		a.reserve(len(children))
+	}
+	r := a.newNode(node{head: head, start: a.nk})
+	copy(a.cur, children)
+	a.cur = a.cur[len(children):]
+	a.nk += uint32(len(children))
 	return r
 }
 
 // children returns the children of compound node r.
 func (a *arena) children(r uint32) []uint32 {
-	end := uint32(len(a.kids))
-	if int(r)+1 < len(a.nodes) {
-		end = a.nodes[r+1].start
+	start := a.node(r).start
+	end := a.nk
+	if r+1 < a.nn {
+		end = a.node(r + 1).start
 	}
-	return a.kids[a.nodes[r].start:end]
+	return a.kids[start>>kidBits][start&kidMask : start&kidMask+end-start]
 }
 
 // headSym returns the head symbol of ref r: the symbol of a leaf, or the head
@@ -222,5 +294,20 @@ func (a *arena) headSym(r uint32) uint32 {
 	if r&refLeaf != 0 {
 		return r & symMask
 	}
-	return a.nodes[r].head & symMask
+	return a.node(r).head & symMask
+}
+
+// reset empties the arena, keeping its first allocations for reuse.
+func (a *arena) reset() {
+	if len(a.nodes) > 0 {
+		a.nodes = a.nodes[:1]
+		a.nodes[0] = a.nodes[0][:0]
+	}
+	a.nn = 0
+	if len(a.kids) > 0 {
+		first := a.kids[0][:cap(a.kids[0])]
+		a.kids = a.kids[:(len(first)+kidMask)/kidBlock]
+		a.cur = first
+	}
+	a.nk = 0
 }
