@@ -27,10 +27,11 @@ const (
 type frame struct {
 	kind  uint8
 	state uint8  // fLet: 0 bindings, 1 body; fMatch: 0 scrutinee, 1 case bodies
-	base  int    // where the frame's items start in ws
+	base  int32  // where the frame's items start in ws
 	sym   uint32 // fQuant: forall or exists
 	pat   uint32 // fMatch: the pattern of the case being read
-	pos   Position
+	line  int32  // where the frame's term starts
+	col   int32
 }
 
 // bailout carries a parse error up to parse, which recovers it.
@@ -592,7 +593,7 @@ func (p *parser) sort() uint32 {
 				p.back = true
 				head = p.identifier()
 			}
-			p.frames = append(p.frames, frame{kind: fSort, base: len(p.ws)})
+			p.frames = append(p.frames, frame{kind: fSort, base: int32(len(p.ws))})
 			p.push(head)
 			continue
 		default:
@@ -611,10 +612,10 @@ func (p *parser) sort() uint32 {
 				p.back = true
 				break
 			}
-			if len(p.ws) == f.base+1 {
+			if len(p.ws) == int(f.base)+1 {
 				p.expected("a sort")
 			}
-			r := p.reduce(f.base, refParen)
+			r := p.reduce(int(f.base), refParen)
 			p.frames = p.frames[:len(p.frames)-1]
 			p.push(r)
 		}
@@ -628,7 +629,7 @@ func (p *parser) sexpr(names bool) uint32 {
 		p.next()
 		switch p.kind() {
 		case tLParen:
-			p.frames = append(p.frames, frame{kind: fSexpr, base: len(p.ws)})
+			p.frames = append(p.frames, frame{kind: fSexpr, base: int32(len(p.ws))})
 			continue
 		case tRParen:
 			if len(p.frames) == depth {
@@ -636,10 +637,10 @@ func (p *parser) sexpr(names bool) uint32 {
 			}
 			f := p.frames[len(p.frames)-1]
 			p.frames = p.frames[:len(p.frames)-1]
-			if len(p.ws) == f.base {
+			if len(p.ws) == int(f.base) {
 				p.push(p.emptyList())
 			} else {
-				p.push(p.reduce(f.base, refParen))
+				p.push(p.reduce(int(f.base), refParen))
 			}
 		case tSymbol, tQSymbol:
 			if names {
@@ -724,13 +725,13 @@ func (p *parser) termStart() bool {
 	case tSymbol:
 		switch string(p.sc.text) {
 		case "!":
-			p.frames = append(p.frames, frame{kind: fAnnot, base: len(p.ws), pos: open})
+			p.frames = append(p.frames, frame{kind: fAnnot, base: int32(len(p.ws)), line: int32(open.Line), col: int32(open.Column)})
 			return true
 		case "let":
 			p.expect(tLParen)
 			base := len(p.ws)
 			p.letBinding()
-			p.frames = append(p.frames, frame{kind: fLet, base: base, pos: open})
+			p.frames = append(p.frames, frame{kind: fLet, base: int32(base), line: int32(open.Line), col: int32(open.Column)})
 			return true
 		case "forall", "exists":
 			sym := symForall
@@ -739,10 +740,10 @@ func (p *parser) termStart() bool {
 			}
 			base := len(p.ws)
 			p.push(p.sortedVars(true))
-			p.frames = append(p.frames, frame{kind: fQuant, base: base, sym: sym, pos: open})
+			p.frames = append(p.frames, frame{kind: fQuant, base: int32(base), sym: sym, line: int32(open.Line), col: int32(open.Column)})
 			return true
 		case "match":
-			p.frames = append(p.frames, frame{kind: fMatch, base: len(p.ws), pos: open})
+			p.frames = append(p.frames, frame{kind: fMatch, base: int32(len(p.ws)), line: int32(open.Line), col: int32(open.Column)})
 			return true
 		case "_":
 			p.push(p.identifierRest())
@@ -753,11 +754,11 @@ func (p *parser) termStart() bool {
 		}
 		p.back = true
 		head := p.identifier()
-		p.frames = append(p.frames, frame{kind: fApp, base: len(p.ws), pos: open})
+		p.frames = append(p.frames, frame{kind: fApp, base: int32(len(p.ws)), line: int32(open.Line), col: int32(open.Column)})
 		p.push(head)
 		return true
 	case tQSymbol:
-		p.frames = append(p.frames, frame{kind: fApp, base: len(p.ws), pos: open})
+		p.frames = append(p.frames, frame{kind: fApp, base: int32(len(p.ws)), line: int32(open.Line), col: int32(open.Column)})
 		p.push(nameLeaf(p.syms.intern(p.sc.text, true)))
 		return true
 	case tLParen:
@@ -771,7 +772,7 @@ func (p *parser) termStart() bool {
 		default:
 			p.expected("'_' or 'as' (a function symbol in parentheses must be indexed or qualified)")
 		}
-		p.frames = append(p.frames, frame{kind: fApp, base: len(p.ws), pos: open})
+		p.frames = append(p.frames, frame{kind: fApp, base: int32(len(p.ws)), line: int32(open.Line), col: int32(open.Column)})
 		p.push(head)
 		return true
 	}
@@ -803,7 +804,7 @@ func (p *parser) resume() bool {
 		p.expect(tRParen)
 		if f.state == 1 {
 			// bindings, then the body: shuffle the bindings
-			bindings := p.ws[f.base : len(p.ws)-1]
+			bindings := p.ws[int(f.base) : len(p.ws)-1]
 			if p.scramble {
 				p.rnd.shuffle(bindings)
 			}
@@ -824,12 +825,12 @@ func (p *parser) resume() bool {
 		}
 		// the end of the bindings: declare the variables in order, then
 		// turn the (name, term) pairs into binding nodes
-		pairs := p.ws[f.base:]
+		pairs := p.ws[int(f.base):]
 		for i := 0; i < len(pairs); i += 2 {
 			p.declare(pairs[i] & symMask)
 		}
-		k := f.base
-		for i := f.base; i < len(p.ws); i += 2 {
+		k := int(f.base)
+		for i := int(f.base); i < len(p.ws); i += 2 {
 			v, t := p.ws[i], p.ws[i+1]
 			p.ws[k] = p.a.add(refParen|refName|v&symMask, []uint32{t})
 			k++
@@ -844,7 +845,7 @@ func (p *parser) resume() bool {
 		p.next()
 		switch p.kind() {
 		case tRParen:
-			if len(p.ws) == f.base+1 {
+			if len(p.ws) == int(f.base)+1 {
 				p.expected("an attribute")
 			}
 			p.push(p.reduceFrame(f, refParen|symBang))
@@ -865,7 +866,7 @@ func (p *parser) resume() bool {
 			return false
 		case symPattern:
 			p.expect(tLParen)
-			p.frames = append(p.frames, frame{kind: fPattern, base: len(p.ws), pos: p.pos()})
+			p.frames = append(p.frames, frame{kind: fPattern, base: int32(len(p.ws))})
 			return true
 		}
 		p.next()
@@ -895,9 +896,9 @@ func (p *parser) resume() bool {
 			p.next()
 			if p.kind() == tRParen {
 				p.expect(tRParen)
-				scrut := p.ws[f.base]
-				cases := p.a.add(refParen, p.ws[f.base+1:])
-				p.ws = p.ws[:f.base]
+				scrut := p.ws[int(f.base)]
+				cases := p.a.add(refParen, p.ws[int(f.base)+1:])
+				p.ws = p.ws[:int(f.base)]
 				p.frames = p.frames[:len(p.frames)-1]
 				p.push(p.a.add(refParen|symMatch, []uint32{scrut, cases}))
 				return false
@@ -916,7 +917,7 @@ func (p *parser) resume() bool {
 
 // reduceFrame pops frame f and replaces its items by a node.
 func (p *parser) reduceFrame(f *frame, head uint32) uint32 {
-	r := p.reduce(f.base, head)
+	r := p.reduce(int(f.base), head)
 	p.frames = p.frames[:len(p.frames)-1]
 	return r
 }
@@ -955,19 +956,19 @@ func (p *parser) matchPattern() uint32 {
 // operators, or flips a coin for the others and mirrors the comparisons on
 // heads.
 func (p *parser) reduceApp(f *frame) {
-	head := p.ws[f.base]
-	args := p.ws[f.base+1:]
+	head := p.ws[int(f.base)]
+	args := p.ws[int(f.base)+1:]
 	if len(args) == 0 {
 		p.syntaxf(p.pos(), "an application needs at least one argument")
 	}
-	from := p.commutative(head, f.pos)
+	from := p.commutative(head, Position{Line: int(f.line), Column: int(f.col)})
 	if from >= 0 {
 		if p.scramble && len(args) > from {
 			p.rnd.shuffle(args[from:])
 		}
 	} else if p.scramble && p.rnd.next(2) != 0 {
 		if m := p.flip(head); m != 0 {
-			p.ws[f.base] = leaf(m)
+			p.ws[int(f.base)] = leaf(m)
 			for i, j := 0, len(args)-1; i < j; i, j = i+1, j-1 {
 				args[i], args[j] = args[j], args[i]
 			}

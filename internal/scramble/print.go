@@ -3,6 +3,7 @@ package scramble
 import (
 	"encoding/binary"
 	"io"
+	"math/bits"
 	"strconv"
 )
 
@@ -62,14 +63,12 @@ func (pr *printer) bytes(b []byte) {
 	}
 	text := pr.p.syms.text
 	for {
-		i := 0
-		for i < len(b) && b[i] != nameMark {
-			i++
-		}
-		pr.out = append(pr.out, b[:i]...)
-		if i == len(b) {
+		i := markIndex(b)
+		if i < 0 {
+			pr.out = append(pr.out, b...)
 			return
 		}
+		pr.out = append(pr.out, b[:i]...)
 		v, n := binary.Uvarint(b[i+1:])
 		b = b[i+1+n:]
 		if v == 0 {
@@ -118,4 +117,24 @@ func (pr *printer) command(c cmdRec) {
 	}
 	pr.bytes(b)
 	pr.str("\n")
+}
+
+// markIndex returns the index of the first nameMark in b, or -1. It looks
+// at eight bytes at a time: the runs between names are short, and a
+// byte-by-byte loop mispredicts its exit.
+func markIndex(b []byte) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		x := ^binary.LittleEndian.Uint64(b[i:])
+		if m := (x - ones) & ^x & highs; m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < len(b); i++ {
+		if b[i] == nameMark {
+			return i
+		}
+	}
+	return -1
 }

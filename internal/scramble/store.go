@@ -62,7 +62,6 @@ type serializer struct {
 type pframe struct {
 	kids  []uint32
 	i     int
-	sep   bool // a space goes before the first child too
 	paren bool
 }
 
@@ -108,7 +107,8 @@ func (z *serializer) keepAnnot(r uint32) bool {
 	return len(kids) == 2 && z.a.headSym(kids[1]) == symPattern
 }
 
-// ref writes the tree at r.
+// ref writes the tree at r. Only nodes with a compound child after the one
+// being written take a frame on the stack.
 func (z *serializer) ref(r uint32) {
 	if r&refLeaf != 0 {
 		z.sym(r&symMask, r&refName != 0)
@@ -116,50 +116,56 @@ func (z *serializer) ref(r uint32) {
 	}
 	a := z.a
 	base := len(z.stack)
+	var kids []uint32
+	var i int
+	var sep, paren bool
+outer:
 	for {
-		// r is a node: write its beginning
+		// open node r
 		h := a.node(r).head
 		s := h & symMask
 		if s == symBang && !z.keepAnnot(r) {
 			r = a.children(r)[0]
-			if r&refLeaf != 0 {
-				z.sym(r&symMask, r&refName != 0)
-				goto next
+			if r&refLeaf == 0 {
+				continue
 			}
-			continue
+			z.sym(r&symMask, r&refName != 0)
+			kids, paren = nil, false
+		} else {
+			paren = h&refParen != 0
+			if paren {
+				z.out = append(z.out, '(')
+			}
+			sep = s != symNone
+			if sep {
+				z.sym(s, h&refName != 0)
+			}
+			kids, i = a.children(r), 0
 		}
-		if h&refParen != 0 {
-			z.out = append(z.out, '(')
-		}
-		if s != symNone {
-			z.sym(s, h&refName != 0)
-		}
-		z.stack = append(z.stack, pframe{kids: a.children(r), sep: s != symNone, paren: h&refParen != 0})
-	next:
-		// write children up to the next node, closing finished nodes
 		for {
+			for i < len(kids) {
+				c := kids[i]
+				if i > 0 || sep {
+					z.out = append(z.out, ' ')
+				}
+				i++
+				if c&refLeaf == 0 {
+					z.stack = append(z.stack, pframe{kids: kids, i: i, paren: paren})
+					r = c
+					continue outer
+				}
+				z.sym(c&symMask, c&refName != 0)
+			}
+			if paren {
+				z.out = append(z.out, ')')
+			}
 			if len(z.stack) == base {
 				return
 			}
 			f := &z.stack[len(z.stack)-1]
-			for f.i < len(f.kids) {
-				c := f.kids[f.i]
-				if f.i > 0 || f.sep {
-					z.out = append(z.out, ' ')
-				}
-				f.i++
-				if c&refLeaf == 0 {
-					r = c
-					goto open
-				}
-				z.sym(c&symMask, c&refName != 0)
-			}
-			if f.paren {
-				z.out = append(z.out, ')')
-			}
+			kids, i, paren, sep = f.kids, f.i, f.paren, true
 			z.stack = z.stack[:len(z.stack)-1]
 		}
-	open:
 	}
 }
 

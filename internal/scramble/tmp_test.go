@@ -18,7 +18,7 @@ func cpuTime() time.Duration {
 func BenchmarkTmp(b *testing.B) {
 	src := qflia100MB(b)
 	runtime.GOMAXPROCS(1)
-	for i := 0; i < 3; i++ {
+	for i := 0; i < 6; i++ {
 		runtime.GC()
 		t0, c0 := time.Now(), cpuTime()
 		Scramble(io.Discard, bytes.NewReader(src), "q", Options{Seed: 42, Annot: AnnotPattern})

@@ -113,9 +113,10 @@ var mirror = map[uint32]uint32{
 // name declared anywhere gets an id (in order of declaration) by which it is
 // renamed.
 type symtab struct {
-	ids    map[string]uint32 // spelling -> symbol
-	text   []string          // symbol -> spelling
-	nameOf []uint32          // symbol -> name (0: not a symbol token)
+	slots  []uint32 // open addressing: symbol+1, 0 for empty
+	hashes []uint32 // symbol -> hash of its spelling
+	text   []string // symbol -> spelling
+	nameOf []uint32 // symbol -> name (0: not a symbol token)
 
 	names  map[string]uint32 // unquoted spelling -> name
 	nameID []uint32          // name -> declaration id (0: not declared)
@@ -125,38 +126,72 @@ type symtab struct {
 
 func newSymtab() *symtab {
 	t := &symtab{
-		ids:    make(map[string]uint32, 1024),
+		slots:  make([]uint32, 1024),
 		names:  make(map[string]uint32, 1024),
 		nameID: []uint32{0},
 		first:  []uint32{0},
 		nextID: 1,
 	}
 	for _, s := range wellKnown {
-		t.ids[s] = uint32(len(t.text))
-		t.text = append(t.text, s)
-		t.nameOf = append(t.nameOf, 0)
+		t.intern([]byte(s), false)
 	}
 	return t
+}
+
+// hash is FNV-1a over b.
+func hash(b []byte) uint32 {
+	h := uint32(2166136261)
+	for _, c := range b {
+		h ^= uint32(c)
+		h *= 16777619
+	}
+	return h
 }
 
 // intern returns the symbol spelled b; isSym says whether b is a symbol
 // token (which makes it a possible name).
 func (t *symtab) intern(b []byte, isSym bool) uint32 {
-	if id, ok := t.ids[string(b)]; ok {
-		if isSym && t.nameOf[id] == 0 {
-			t.nameOf[id] = t.nameFor(id)
+	h := hash(b)
+	mask := uint32(len(t.slots) - 1)
+	i := h & mask
+	for {
+		e := t.slots[i]
+		if e == 0 {
+			break
 		}
-		return id
+		if id := e - 1; t.hashes[id] == h && t.text[id] == string(b) {
+			if isSym && t.nameOf[id] == 0 {
+				t.nameOf[id] = t.nameFor(id)
+			}
+			return id
+		}
+		i = (i + 1) & mask
 	}
 	id := uint32(len(t.text))
-	s := string(b)
-	t.ids[s] = id
-	t.text = append(t.text, s)
+	t.slots[i] = id + 1
+	t.text = append(t.text, string(b))
+	t.hashes = append(t.hashes, h)
 	t.nameOf = append(t.nameOf, 0)
+	if 2*len(t.text) > len(t.slots) {
+		t.rehash()
+	}
 	if isSym {
 		t.nameOf[id] = t.nameFor(id)
 	}
 	return id
+}
+
+// rehash doubles the table.
+func (t *symtab) rehash() {
+	t.slots = make([]uint32, 2*len(t.slots))
+	mask := uint32(len(t.slots) - 1)
+	for id, h := range t.hashes {
+		i := h & mask
+		for t.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		t.slots[i] = uint32(id) + 1
+	}
 }
 
 // nameFor finds or creates the name of symbol id.
