@@ -3,7 +3,6 @@ package scramble
 import (
 	"encoding/binary"
 	"io"
-	"math/bits"
 	"strconv"
 )
 
@@ -17,6 +16,7 @@ type printer struct {
 	decl   []uint32 // symbol -> declaration id of its name
 	idText []string // declaration id -> printed name
 	named  int      // the last smtcompN given to an assert
+	sink   byte     // keeps the reads of touch
 }
 
 const flushAt = 64 << 10
@@ -55,7 +55,7 @@ func (pr *printer) segment(seg segment) {
 	}
 }
 
-// bytes writes stored bytes, resolving the marks of names.
+// bytes writes a stored command, looking up its names.
 func (pr *printer) bytes(b []byte) {
 	if !pr.p.scramble {
 		pr.out = append(pr.out, b...)
@@ -63,16 +63,21 @@ func (pr *printer) bytes(b []byte) {
 	}
 	text := pr.p.syms.text
 	for {
-		i := markIndex(b)
-		if i < 0 {
-			pr.out = append(pr.out, b...)
+		n := int(b[0])
+		pr.out = append(pr.out, b[1:1+n]...)
+		b = b[1+n:]
+		if len(b) == 0 {
 			return
 		}
-		pr.out = append(pr.out, b[:i]...)
-		v, n := binary.Uvarint(b[i+1:])
-		b = b[i+1+n:]
+		v := uint64(b[0])
+		if v < 0x80 {
+			b = b[1:]
+		} else {
+			var k int
+			v, k = binary.Uvarint(b)
+			b = b[k:]
+		}
 		if v == 0 {
-			pr.out = append(pr.out, nameMark)
 			continue
 		}
 		s := uint32(v - 1)
@@ -80,6 +85,9 @@ func (pr *printer) bytes(b []byte) {
 			pr.out = append(pr.out, pr.idText[id]...)
 		} else {
 			pr.out = append(pr.out, text[s]...)
+		}
+		if len(pr.out) >= flushAt {
+			pr.flush()
 		}
 	}
 }
@@ -119,22 +127,17 @@ func (pr *printer) command(c cmdRec) {
 	pr.str("\n")
 }
 
-// markIndex returns the index of the first nameMark in b, or -1. It looks
-// at eight bytes at a time: the runs between names are short, and a
-// byte-by-byte loop mispredicts its exit.
-func markIndex(b []byte) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	i := 0
-	for ; i+8 <= len(b); i += 8 {
-		x := ^binary.LittleEndian.Uint64(b[i:])
-		if m := (x - ones) & ^x & highs; m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
-		}
+// prefetch is how many commands ahead the printer touches the stored bytes:
+// after shuffling, consecutive commands lie far apart in memory, and reading
+// ahead lets the processor fetch them while it copies the current one.
+const prefetch = 4
+
+// touch reads the cache lines of a stored command.
+func (pr *printer) touch(c cmdRec) {
+	b := pr.p.data.get(c)
+	var x byte
+	for i := 0; i < len(b) && i < 256; i += 64 {
+		x += b[i]
 	}
-	for ; i < len(b); i++ {
-		if b[i] == nameMark {
-			return i
-		}
-	}
-	return -1
+	pr.sink += x
 }

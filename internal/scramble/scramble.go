@@ -120,7 +120,7 @@ func Scramble(w io.Writer, r io.Reader, file string, opts Options) (*Result, err
 		scramble: opts.Seed != 0,
 		rnd:      lcg{state: opts.Seed},
 	}
-	p.ser = serializer{keep: opts.Annot, marks: p.scramble, syms: p.syms, a: &p.a}
+	p.ser = serializer{keep: opts.Annot, runs: p.scramble, syms: p.syms, a: &p.a}
 	if err := p.parse(); err != nil {
 		return nil, err
 	}
@@ -158,7 +158,11 @@ func Scramble(w io.Writer, r io.Reader, file string, opts Options) (*Result, err
 	if !opts.CountAsserts {
 		for _, seg := range p.segs {
 			pr.segment(seg)
-			for _, c := range p.cmds[seg.start:seg.end] {
+			cmds := p.cmds[seg.start:seg.end]
+			for i, c := range cmds {
+				if i+prefetch < len(cmds) {
+					pr.touch(cmds[i+prefetch])
+				}
 				pr.command(c)
 				if c.sym == symAssert {
 					res.AssertOrder = append(res.AssertOrder, int(c.tag))

@@ -5,12 +5,16 @@ import "encoding/binary"
 // Each command is written out as soon as it is parsed and its draws are
 // made, into a byte store, and its tree is dropped: the arena only ever holds
 // the command being read, which stays in the processor's caches, and the
-// stored form is about as large as the output. What cannot be known yet is
-// the printed form of names (the permutation is drawn when the segment
-// ends, and a name may be declared after its use), so a name is stored as
-// nameMark followed by the uvarint of its symbol plus one; a literal
-// nameMark byte is stored as nameMark 0.
-const nameMark = 0xff
+// stored form is about as large as the output.
+//
+// What cannot be known yet is the printed form of names: the permutation is
+// drawn when the segment ends, and a name may be declared after its use. So
+// when the seed is not 0 a command is stored as a sequence of items, each a
+// run of literal bytes (a length byte, then up to 255 bytes) followed, unless
+// it ends the command, by the uvarint of the symbol of a name plus one, or 0
+// for no name. The printer copies runs and looks names up, never scanning
+// the bytes. With seed 0 names are printed as written and a command is
+// stored as plain bytes.
 
 // cmdRec is a stored command: its symbol (assert, declare-fun, ...) and
 // bytes. An assert's bytes are those of its term, which the printer wraps.
@@ -50,13 +54,13 @@ func (s *store) get(c cmdRec) []byte { return s.slabs[c.slab][c.off : c.off+c.n]
 // serializer writes trees in the official layout: tokens separated by single
 // spaces, annotations kept or stripped.
 type serializer struct {
-	out    []byte
-	stack  []pframe
-	keep   AnnotMode
-	marks  bool // names are written as marks (the seed is not 0)
-	syms   *symtab
-	a      *arena
-	numBuf [binary.MaxVarintLen32]byte
+	out   []byte
+	stack []pframe
+	keep  AnnotMode
+	runs  bool // names are stored as symbols in runs (the seed is not 0)
+	run   int  // where the length byte of the current run is
+	syms  *symtab
+	a     *arena
 }
 
 type pframe struct {
@@ -67,31 +71,66 @@ type pframe struct {
 
 // sym writes symbol s; name says whether it is subject to renaming.
 func (z *serializer) sym(s uint32, name bool) {
-	if name && z.marks {
-		z.out = append(z.out, nameMark)
-		n := binary.PutUvarint(z.numBuf[:], uint64(s)+1)
-		z.out = append(z.out, z.numBuf[:n]...)
+	if name && z.runs {
+		z.out[z.run] = byte(len(z.out) - z.run - 1)
+		if s+1 < 0x80 {
+			z.out = append(z.out, byte(s+1))
+		} else {
+			z.out = binary.AppendUvarint(z.out, uint64(s)+1)
+		}
+		z.run = len(z.out)
+		z.out = append(z.out, 0)
 		return
 	}
-	t := z.syms.text[s]
-	if z.marks {
-		for i := 0; i < len(t); i++ {
-			if t[i] == nameMark {
-				z.literal(t)
-				return
-			}
-		}
-	}
-	z.out = append(z.out, t...)
+	z.text(z.syms.text[s])
 }
 
-// literal writes t, escaping the mark byte.
-func (z *serializer) literal(t string) {
-	for i := 0; i < len(t); i++ {
-		z.out = append(z.out, t[i])
-		if t[i] == nameMark {
-			z.out = append(z.out, 0)
+// b writes a literal byte.
+func (z *serializer) b(c byte) {
+	if z.runs && len(z.out)-z.run > 255 {
+		z.split()
+	}
+	z.out = append(z.out, c)
+}
+
+// text writes literal bytes.
+func (z *serializer) text(t string) {
+	if !z.runs {
+		z.out = append(z.out, t...)
+		return
+	}
+	for {
+		room := 256 - (len(z.out) - z.run)
+		if len(t) <= room {
+			z.out = append(z.out, t...)
+			return
 		}
+		z.out = append(z.out, t[:room]...)
+		t = t[room:]
+		z.split()
+	}
+}
+
+// split ends a full run without a name and starts the next.
+func (z *serializer) split() {
+	z.out[z.run] = 255
+	z.out = append(z.out, 0)
+	z.run = len(z.out)
+	z.out = append(z.out, 0)
+}
+
+// begin starts a command; end finishes it.
+func (z *serializer) begin() {
+	z.out = z.out[:0]
+	if z.runs {
+		z.run = 0
+		z.out = append(z.out, 0)
+	}
+}
+
+func (z *serializer) end() {
+	if z.runs {
+		z.out[z.run] = byte(len(z.out) - z.run - 1)
 	}
 }
 
@@ -134,7 +173,7 @@ outer:
 		} else {
 			paren = h&refParen != 0
 			if paren {
-				z.out = append(z.out, '(')
+				z.b('(')
 			}
 			sep = s != symNone
 			if sep {
@@ -146,7 +185,7 @@ outer:
 			for i < len(kids) {
 				c := kids[i]
 				if i > 0 || sep {
-					z.out = append(z.out, ' ')
+					z.b(' ')
 				}
 				i++
 				if c&refLeaf == 0 {
@@ -157,7 +196,7 @@ outer:
 				z.sym(c&symMask, c&refName != 0)
 			}
 			if paren {
-				z.out = append(z.out, ')')
+				z.b(')')
 			}
 			if len(z.stack) == base {
 				return
@@ -192,8 +231,9 @@ func (p *parser) store(sym, r uint32) {
 		r = p.a.children(r)[0]
 	}
 	z := &p.ser
-	z.out = z.out[:0]
+	z.begin()
 	z.ref(r)
+	z.end()
 	slab, off := p.data.put(z.out)
 	p.cmds = append(p.cmds, cmdRec{sym: sym, tag: tag, slab: slab, off: off, n: uint32(len(z.out))})
 	p.a.reset()
