@@ -30,8 +30,6 @@ type frame struct {
 	base  int32  // where the frame's items start in ws
 	sym   uint32 // fQuant: forall or exists
 	pat   uint32 // fMatch: the pattern of the case being read
-	line  int32  // where the frame's term starts
-	col   int32
 }
 
 // bailout carries a parse error up to parse, which recovers it.
@@ -94,7 +92,7 @@ func (p *parser) next() {
 }
 
 func (p *parser) kind() tokKind { return p.sc.kind }
-func (p *parser) pos() Position { return p.sc.pos }
+func (p *parser) pos() Position { return p.sc.position() }
 
 func (p *parser) expected(what string) {
 	p.syntaxf(p.pos(), "expected %s, found %s", what, p.sc.describe())
@@ -120,7 +118,7 @@ func (p *parser) symbol(what string) uint32 {
 	if p.kind() == tSymbol && isReserved(p.sc.text) {
 		p.syntaxf(p.pos(), "expected %s, found the reserved word '%s'", what, p.sc.text)
 	}
-	return p.syms.intern(p.sc.text, true)
+	return p.syms.intern(p.sc.text)
 }
 
 func (p *parser) numeral(what string) (uint32, int) {
@@ -132,18 +130,23 @@ func (p *parser) numeral(what string) (uint32, int) {
 	if err != nil {
 		n = -1 // too large
 	}
-	return p.syms.intern(p.sc.text, false), n
+	return p.syms.intern(p.sc.text), n
 }
 
 // isReserved reports whether a simple symbol is one of the words the
 // official lexer turns into tokens of their own inside terms.
 func isReserved(b []byte) bool {
+	if len(b) == 0 || len(b) > 6 || !reservedStart[b[0]] {
+		return false
+	}
 	switch string(b) {
 	case "!", "_", "as", "let", "forall", "exists", "match":
 		return true
 	}
 	return false
 }
+
+var reservedStart = [256]bool{'!': true, '_': true, 'a': true, 'l': true, 'f': true, 'e': true, 'm': true}
 
 // declare gives symbol s a declaration id unless its name has one.
 func (p *parser) declare(s uint32) {
@@ -364,7 +367,7 @@ func (p *parser) cmd() {
 		if p.kind() != tSymbol && p.kind() != tQSymbol {
 			p.expected("a logic name")
 		}
-		s := p.syms.intern(p.sc.text, false)
+		s := p.syms.intern(p.sc.text)
 		p.expect(tRParen)
 		if p.logicSet {
 			p.rejectf(cpos, "logic is already set")
@@ -392,7 +395,7 @@ func (p *parser) cmd() {
 		if p.kind() != tKeyword {
 			p.expected("a keyword")
 		}
-		kw := p.syms.intern(p.sc.text, false)
+		kw := p.syms.intern(p.sc.text)
 		p.next()
 		if p.kind() == tRParen {
 			p.expected("an option value")
@@ -422,7 +425,7 @@ func (p *parser) cmd() {
 			p.back = true
 			p.push(p.sexpr(true))
 		}
-		sym := p.syms.intern([]byte(name), false)
+		sym := p.syms.intern([]byte(name))
 		r := p.a.add(sym|refParen, p.ws[base:])
 		p.ws = p.ws[:base]
 		p.store(sym, r)
@@ -516,15 +519,15 @@ func (p *parser) identifierRest() uint32 {
 	if p.kind() != tSymbol && p.kind() != tQSymbol {
 		p.expected("the symbol of an indexed identifier")
 	}
-	p.push(leaf(p.syms.intern(p.sc.text, false)))
+	p.push(leaf(p.syms.intern(p.sc.text)))
 	for {
 		p.next()
 		switch p.kind() {
 		case tNumeral, tHex, tBinary, tDecimal, tString:
-			p.push(leaf(p.syms.intern(p.sc.text, false)))
+			p.push(leaf(p.syms.intern(p.sc.text)))
 			continue
 		case tSymbol, tQSymbol:
-			p.push(nameLeaf(p.syms.intern(p.sc.text, true)))
+			p.push(nameLeaf(p.syms.intern(p.sc.text)))
 			continue
 		case tRParen:
 			if len(p.ws) == base+1 {
@@ -546,7 +549,7 @@ func (p *parser) identifier() uint32 {
 		if p.kind() == tSymbol && isReserved(p.sc.text) {
 			p.syntaxf(p.pos(), "expected an identifier, found the reserved word '%s'", p.sc.text)
 		}
-		return nameLeaf(p.syms.intern(p.sc.text, true))
+		return nameLeaf(p.syms.intern(p.sc.text))
 	case tLParen:
 		p.next()
 		if !p.isWord("_") {
@@ -644,14 +647,14 @@ func (p *parser) sexpr(names bool) uint32 {
 			}
 		case tSymbol, tQSymbol:
 			if names {
-				p.push(nameLeaf(p.syms.intern(p.sc.text, true)))
+				p.push(nameLeaf(p.syms.intern(p.sc.text)))
 			} else {
-				p.push(leaf(p.syms.intern(p.sc.text, false)))
+				p.push(leaf(p.syms.intern(p.sc.text)))
 			}
 		case tEOF:
 			p.expected("an s-expression")
 		default:
-			p.push(leaf(p.syms.intern(p.sc.text, false)))
+			p.push(leaf(p.syms.intern(p.sc.text)))
 		}
 		if len(p.frames) == depth {
 			r := p.ws[len(p.ws)-1]
@@ -686,80 +689,97 @@ func (p *parser) skipSexpr() {
 // term reads a term.
 func (p *parser) term() uint32 {
 	depth := len(p.frames)
-	want := true
+	p.next()
 	for {
+		// the current token starts a term
+		want := false
+		switch p.sc.kind {
+		case tSymbol:
+			if isReserved(p.sc.text) {
+				p.syntaxf(p.pos(), "expected a term, found the reserved word '%s'", p.sc.text)
+			}
+			p.ws = append(p.ws, nameLeaf(p.syms.intern(p.sc.text)))
+		case tQSymbol:
+			p.ws = append(p.ws, nameLeaf(p.syms.intern(p.sc.text)))
+		case tNumeral, tDecimal, tHex, tBinary, tString:
+			p.ws = append(p.ws, leaf(p.syms.intern(p.sc.text)))
+		case tLParen:
+			want = p.open()
+		default:
+			p.expected("a term")
+		}
 		if want {
-			want = p.termStart()
+			p.next()
 			continue
 		}
-		if len(p.frames) == depth {
-			r := p.ws[len(p.ws)-1]
-			p.ws = p.ws[:len(p.ws)-1]
-			return r
+		// a term is complete: let the innermost frame go on
+		for {
+			if len(p.frames) == depth {
+				r := p.ws[len(p.ws)-1]
+				p.ws = p.ws[:len(p.ws)-1]
+				return r
+			}
+			f := &p.frames[len(p.frames)-1]
+			if f.kind == fApp {
+				p.next()
+				if p.sc.kind != tRParen {
+					break // the token starts the next argument
+				}
+				p.reduceApp(f)
+				continue
+			}
+			if p.resume() {
+				p.next()
+				break
+			}
 		}
-		want = p.resume()
 	}
 }
 
-// termStart reads the beginning of a term. It pushes a complete term and
-// returns false, or opens a frame that wants a term and returns true.
-func (p *parser) termStart() bool {
-	p.next()
-	switch p.kind() {
-	case tNumeral, tDecimal, tHex, tBinary, tString:
-		p.push(leaf(p.syms.intern(p.sc.text, false)))
-		return false
-	case tSymbol, tQSymbol:
-		if p.kind() == tSymbol && isReserved(p.sc.text) {
-			p.syntaxf(p.pos(), "expected a term, found the reserved word '%s'", p.sc.text)
-		}
-		p.push(nameLeaf(p.syms.intern(p.sc.text, true)))
-		return false
-	case tLParen:
-	default:
-		p.expected("a term")
-	}
-	open := p.pos()
+// open reads what follows the parenthesis that opens a term. It pushes a
+// complete term and returns false, or opens a frame that wants a term and
+// returns true.
+func (p *parser) open() bool {
 	p.next()
 	switch p.kind() {
 	case tSymbol:
-		switch string(p.sc.text) {
-		case "!":
-			p.frames = append(p.frames, frame{kind: fAnnot, base: int32(len(p.ws)), line: int32(open.Line), col: int32(open.Column)})
-			return true
-		case "let":
-			p.expect(tLParen)
-			base := len(p.ws)
-			p.letBinding()
-			p.frames = append(p.frames, frame{kind: fLet, base: int32(base), line: int32(open.Line), col: int32(open.Column)})
-			return true
-		case "forall", "exists":
-			sym := symForall
-			if p.sc.text[0] == 'e' {
-				sym = symExists
+		if isReserved(p.sc.text) {
+			switch string(p.sc.text) {
+			case "!":
+				p.frames = append(p.frames, frame{kind: fAnnot, base: int32(len(p.ws))})
+				return true
+			case "let":
+				p.expect(tLParen)
+				base := len(p.ws)
+				p.letBinding()
+				p.frames = append(p.frames, frame{kind: fLet, base: int32(base)})
+				return true
+			case "forall", "exists":
+				sym := symForall
+				if p.sc.text[0] == 'e' {
+					sym = symExists
+				}
+				base := len(p.ws)
+				p.push(p.sortedVars(true))
+				p.frames = append(p.frames, frame{kind: fQuant, base: int32(base), sym: sym})
+				return true
+			case "match":
+				p.frames = append(p.frames, frame{kind: fMatch, base: int32(len(p.ws))})
+				return true
+			case "_":
+				p.push(p.identifierRest())
+				return false
+			case "as":
+				p.push(p.asRest())
+				return false
 			}
-			base := len(p.ws)
-			p.push(p.sortedVars(true))
-			p.frames = append(p.frames, frame{kind: fQuant, base: int32(base), sym: sym, line: int32(open.Line), col: int32(open.Column)})
-			return true
-		case "match":
-			p.frames = append(p.frames, frame{kind: fMatch, base: int32(len(p.ws)), line: int32(open.Line), col: int32(open.Column)})
-			return true
-		case "_":
-			p.push(p.identifierRest())
-			return false
-		case "as":
-			p.push(p.asRest())
-			return false
 		}
-		p.back = true
-		head := p.identifier()
-		p.frames = append(p.frames, frame{kind: fApp, base: int32(len(p.ws)), line: int32(open.Line), col: int32(open.Column)})
-		p.push(head)
+		p.frames = append(p.frames, frame{kind: fApp, base: int32(len(p.ws))})
+		p.ws = append(p.ws, nameLeaf(p.syms.intern(p.sc.text)))
 		return true
 	case tQSymbol:
-		p.frames = append(p.frames, frame{kind: fApp, base: int32(len(p.ws)), line: int32(open.Line), col: int32(open.Column)})
-		p.push(nameLeaf(p.syms.intern(p.sc.text, true)))
+		p.frames = append(p.frames, frame{kind: fApp, base: int32(len(p.ws))})
+		p.push(nameLeaf(p.syms.intern(p.sc.text)))
 		return true
 	case tLParen:
 		p.next()
@@ -772,7 +792,7 @@ func (p *parser) termStart() bool {
 		default:
 			p.expected("'_' or 'as' (a function symbol in parentheses must be indexed or qualified)")
 		}
-		p.frames = append(p.frames, frame{kind: fApp, base: int32(len(p.ws)), line: int32(open.Line), col: int32(open.Column)})
+		p.frames = append(p.frames, frame{kind: fApp, base: int32(len(p.ws))})
 		p.push(head)
 		return true
 	}
@@ -854,14 +874,14 @@ func (p *parser) resume() bool {
 		default:
 			p.expected("an attribute or ')'")
 		}
-		kw := p.syms.intern(p.sc.text, false)
+		kw := p.syms.intern(p.sc.text)
 		switch kw {
 		case symNamed:
 			p.next()
 			if p.kind() != tSymbol && p.kind() != tQSymbol {
 				p.expected("a name after :named")
 			}
-			n := p.syms.intern(p.sc.text, false)
+			n := p.syms.intern(p.sc.text)
 			p.push(p.a.add(symNamed, []uint32{leaf(n)}))
 			return false
 		case symPattern:
@@ -961,7 +981,7 @@ func (p *parser) reduceApp(f *frame) {
 	if len(args) == 0 {
 		p.syntaxf(p.pos(), "an application needs at least one argument")
 	}
-	from := p.commutative(head, Position{Line: int(f.line), Column: int(f.col)})
+	from := p.commutative(head)
 	if from >= 0 {
 		if p.scramble && len(args) > from {
 			p.rnd.shuffle(args[from:])
@@ -989,14 +1009,14 @@ func (p *parser) opSym(h uint32) uint32 {
 
 // commutative returns the index from which the arguments of an application
 // with head h are shuffled, or -1.
-func (p *parser) commutative(h uint32, pos Position) int {
+func (p *parser) commutative(h uint32) int {
 	s := p.opSym(h)
 	switch s {
 	case symAnd, symOr, symXor, symDistinct:
 		return 0
 	}
 	if !p.logicSet {
-		p.rejectf(pos, "logic has not been set")
+		p.rejectf(p.pos(), "logic has not been set")
 	}
 	switch {
 	case s == symEq && !p.isDL:

@@ -95,9 +95,16 @@ type scanner struct {
 	lineStart int64 // input offset at which that line starts
 
 	// the current token
-	kind tokKind
-	text []byte
-	pos  Position // where it starts
+	kind      tokKind
+	text      []byte
+	tokOff    int64 // where it starts
+	tokLine   int
+	tokLineAt int64 // where its line starts
+}
+
+// position returns where the current token starts.
+func (s *scanner) position() Position {
+	return Position{Offset: s.tokOff, Line: s.tokLine, Column: int(s.tokOff-s.tokLineAt) + 1}
 }
 
 const scanWindow = 256 << 10
@@ -190,18 +197,90 @@ func (s *scanner) errorf(p Position, format string, args ...any) *scanErr {
 	return &scanErr{pos: p, msg: fmt.Sprintf(format, args...)}
 }
 
-// next reads the next token into s.kind, s.text and s.pos.
+// lookahead is how many bytes the fast path of next wants in the window;
+// tokens and white space that run past it take the slow path.
+const lookahead = 4096
+
+// next reads the next token into s.kind and s.text. Its fast path handles
+// parentheses, simple symbols and numerals inside the window; everything else
+// goes to nextSlow.
 func (s *scanner) next() *scanErr {
+	if len(s.buf)-s.i < lookahead && !s.eof {
+		for len(s.buf)-s.i < lookahead && !s.eof {
+			s.more(s.i)
+		}
+	}
+	buf, i := s.buf, s.i
+	for i < len(buf) {
+		c := buf[i]
+		if c == ' ' {
+			i++
+			continue
+		}
+		if c == '\n' {
+			s.line++
+			s.lineStart = s.base + int64(i) + 1
+			i++
+			continue
+		}
+		if class[c]&cSpace != 0 {
+			i++
+			continue
+		}
+		break
+	}
+	s.i = i
+	if i == len(buf) {
+		return s.nextSlow()
+	}
+	c := buf[i]
+	switch {
+	case c == '(':
+		s.tokOff, s.tokLine, s.tokLineAt = s.base+int64(i), s.line, s.lineStart
+		s.kind, s.text, s.i = tLParen, buf[i:i+1], i+1
+		return nil
+	case c == ')':
+		s.tokOff, s.tokLine, s.tokLineAt = s.base+int64(i), s.line, s.lineStart
+		s.kind, s.text, s.i = tRParen, buf[i:i+1], i+1
+		return nil
+	case class[c]&cSymStart != 0:
+		j := i + 1
+		for j < len(buf) && class[buf[j]]&cSymRest != 0 {
+			j++
+		}
+		if j == len(buf) {
+			break
+		}
+		s.tokOff, s.tokLine, s.tokLineAt = s.base+int64(i), s.line, s.lineStart
+		s.kind, s.text, s.i = tSymbol, buf[i:j], j
+		return nil
+	case class[c]&cDigit != 0:
+		j := i + 1
+		for j < len(buf) && class[buf[j]]&cDigit != 0 {
+			j++
+		}
+		if j == len(buf) || class[buf[j]]&cSymRest != 0 || buf[j] == '.' {
+			break
+		}
+		s.tokOff, s.tokLine, s.tokLineAt = s.base+int64(i), s.line, s.lineStart
+		s.kind, s.text, s.i = tNumeral, buf[i:j], j
+		return nil
+	}
+	return s.nextSlow()
+}
+
+// nextSlow reads the next token, refilling the window as needed.
+func (s *scanner) nextSlow() *scanErr {
 	s.skipSpace()
 	if s.rerr != nil {
 		return s.errorf(s.posAt(s.i), "read error: %v", s.rerr)
 	}
-	if s.i >= len(s.buf) {
-		s.kind, s.text, s.pos = tEOF, nil, s.posAt(s.i)
+	st := s.i
+	s.tokOff, s.tokLine, s.tokLineAt = s.base+int64(st), s.line, s.lineStart
+	if st >= len(s.buf) {
+		s.kind, s.text = tEOF, nil
 		return nil
 	}
-	st := s.i
-	s.pos = s.posAt(st)
 	c := s.buf[st]
 	switch {
 	case c == '(':
@@ -222,7 +301,7 @@ func (s *scanner) next() *scanErr {
 		st, j := s.run(st, st+1, cSymRest)
 		s.kind, s.text, s.i = tKeyword, s.buf[st:j], j
 		if j == st+1 {
-			return s.errorf(s.pos, "keyword without a name after ':'")
+			return s.errorf(s.position(), "keyword without a name after ':'")
 		}
 		return nil
 	case c == '|':
@@ -233,7 +312,7 @@ func (s *scanner) next() *scanErr {
 		return s.radix(st)
 	}
 	s.i = st + 1
-	return s.errorf(s.pos, "unexpected character %q", rune(c))
+	return s.errorf(s.position(), "unexpected character %q", rune(c))
 }
 
 // run extends a token from buf[j] over bytes of class cl, refilling the
@@ -267,9 +346,9 @@ func (s *scanner) quoted(st int, q byte, kind tokKind) *scanErr {
 			if !ok {
 				s.kind, s.text = kind, s.buf[st:j]
 				if q == '|' {
-					return s.errorf(s.pos, "quoted symbol not terminated")
+					return s.errorf(s.position(), "quoted symbol not terminated")
 				}
-				return s.errorf(s.pos, "string literal not terminated")
+				return s.errorf(s.position(), "string literal not terminated")
 			}
 			continue
 		}
@@ -306,14 +385,14 @@ func (s *scanner) number(st int) *scanErr {
 		st, j = s.run(st, j+1, cDigit)
 		if j == st+n+1 {
 			s.kind, s.text, s.i = tDecimal, s.buf[st:j], j
-			return s.errorf(s.pos, "decimal needs digits after '.'")
+			return s.errorf(s.position(), "decimal needs digits after '.'")
 		}
 		kind = tDecimal
 	}
 	if j < len(s.buf) && class[s.buf[j]]&cSymRest != 0 {
 		st, j = s.run(st, j, cSymRest)
 		s.kind, s.text, s.i = tSymbol, s.buf[st:j], j
-		return s.errorf(s.pos, "a symbol cannot start with a digit: %q", clip(s.text))
+		return s.errorf(s.position(), "a symbol cannot start with a digit: %q", clip(s.text))
 	}
 	s.kind, s.text, s.i = kind, s.buf[st:j], j
 	return nil
@@ -325,11 +404,11 @@ func (s *scanner) radix(st int) *scanErr {
 	s.kind, s.text, s.i = tSymbol, s.buf[st:j], j
 	t := s.text
 	if len(t) < 3 || (t[1] != 'x' && t[1] != 'b') {
-		return s.errorf(s.pos, "'#' must be followed by 'x' or 'b' and digits")
+		return s.errorf(s.position(), "'#' must be followed by 'x' or 'b' and digits")
 	}
 	for _, c := range t[2:] {
 		if t[1] == 'x' && class[c]&cHex == 0 || t[1] == 'b' && c != '0' && c != '1' {
-			return s.errorf(s.pos, "unexpected %q in literal %q", rune(c), clip(t))
+			return s.errorf(s.position(), "unexpected %q in literal %q", rune(c), clip(t))
 		}
 	}
 	if t[1] == 'x' {

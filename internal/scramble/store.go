@@ -72,51 +72,47 @@ type pframe struct {
 // sym writes symbol s; name says whether it is subject to renaming.
 func (z *serializer) sym(s uint32, name bool) {
 	if name && z.runs {
-		z.out[z.run] = byte(len(z.out) - z.run - 1)
+		z.endRun()
 		if s+1 < 0x80 {
-			z.out = append(z.out, byte(s+1))
+			z.out = append(z.out, byte(s+1), 0)
 		} else {
 			z.out = binary.AppendUvarint(z.out, uint64(s)+1)
+			z.out = append(z.out, 0)
 		}
-		z.run = len(z.out)
-		z.out = append(z.out, 0)
+		z.run = len(z.out) - 1
 		return
 	}
-	z.text(z.syms.text[s])
+	z.out = append(z.out, z.syms.text[s]...)
 }
 
 // b writes a literal byte.
-func (z *serializer) b(c byte) {
-	if z.runs && len(z.out)-z.run > 255 {
-		z.split()
-	}
-	z.out = append(z.out, c)
-}
+func (z *serializer) b(c byte) { z.out = append(z.out, c) }
 
-// text writes literal bytes.
-func (z *serializer) text(t string) {
-	if !z.runs {
-		z.out = append(z.out, t...)
+// endRun writes the length of the current run, splitting it first into runs
+// of at most 255 bytes if it is longer.
+func (z *serializer) endRun() {
+	n := len(z.out) - z.run - 1
+	if n <= 255 {
+		z.out[z.run] = byte(n)
 		return
 	}
-	for {
-		room := 256 - (len(z.out) - z.run)
-		if len(t) <= room {
-			z.out = append(z.out, t...)
-			return
-		}
-		z.out = append(z.out, t[:room]...)
-		t = t[room:]
-		z.split()
-	}
+	z.split(n)
 }
 
-// split ends a full run without a name and starts the next.
-func (z *serializer) split() {
-	z.out[z.run] = 255
-	z.out = append(z.out, 0)
+// split rewrites a run of n > 255 bytes as full runs without names and a
+// last, shorter run.
+func (z *serializer) split(n int) {
+	lit := append([]byte(nil), z.out[z.run+1:]...)
+	z.out = z.out[:z.run]
+	for len(lit) > 255 {
+		z.out = append(z.out, 255)
+		z.out = append(z.out, lit[:255]...)
+		z.out = append(z.out, 0)
+		lit = lit[255:]
+	}
 	z.run = len(z.out)
-	z.out = append(z.out, 0)
+	z.out = append(z.out, byte(len(lit)))
+	z.out = append(z.out, lit...)
 }
 
 // begin starts a command; end finishes it.
@@ -130,7 +126,7 @@ func (z *serializer) begin() {
 
 func (z *serializer) end() {
 	if z.runs {
-		z.out[z.run] = byte(len(z.out) - z.run - 1)
+		z.endRun()
 	}
 }
 

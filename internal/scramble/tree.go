@@ -1,5 +1,7 @@
 package scramble
 
+import "encoding/binary"
+
 // The parsed script is a tree shaped like the official scrambler's parse
 // tree, since that shape decides how it prints: a node has an optional head
 // symbol, may be a "name" (a symbol subject to renaming), may print
@@ -113,10 +115,11 @@ var mirror = map[uint32]uint32{
 // name declared anywhere gets an id (in order of declaration) by which it is
 // renamed.
 type symtab struct {
-	slots  []uint32 // open addressing: symbol+1, 0 for empty
-	hashes []uint32 // symbol -> hash of its spelling
-	text   []string // symbol -> spelling
-	nameOf []uint32 // symbol -> name (0: not a symbol token)
+	slots []slot   // open addressing, a power of two long
+	text  []string // symbol -> spelling
+	// symbol -> name; 0 for spellings that are not symbols (numerals,
+	// keywords, strings)
+	nameOf []uint32
 
 	names  map[string]uint32 // unquoted spelling -> name
 	nameID []uint32          // name -> declaration id (0: not declared)
@@ -124,73 +127,106 @@ type symtab struct {
 	nextID uint32            // the next declaration id, from 1
 }
 
+// slot is an entry of the symbol table: the first eight bytes of the
+// spelling (which with its length decide equality for short ones), its
+// hash, length, and symbol plus one (0 for a free slot).
+type slot struct {
+	key  uint64
+	hash uint32
+	n    uint16 // length, saturated
+	_    uint16
+	id   uint32
+}
+
 func newSymtab() *symtab {
 	t := &symtab{
-		slots:  make([]uint32, 1024),
+		slots:  make([]slot, 1024),
 		names:  make(map[string]uint32, 1024),
 		nameID: []uint32{0},
 		first:  []uint32{0},
 		nextID: 1,
 	}
 	for _, s := range wellKnown {
-		t.intern([]byte(s), false)
+		t.intern([]byte(s))
 	}
 	return t
 }
 
-// hash is FNV-1a over b.
-func hash(b []byte) uint32 {
+// key returns the first eight bytes of b, little-endian, zero-padded, and
+// a hash of b.
+func key(b []byte) (uint64, uint32) {
+	var k uint64
+	if n := len(b); n <= 8 {
+		if cap(b) >= 8 {
+			// read eight bytes (the spare capacity of the scanner's
+			// window) and keep those of b
+			k = binary.LittleEndian.Uint64(b[:8]) & (^uint64(0) >> (64 - 8*uint(n)) & -uint64(min(n, 1)))
+		} else {
+			for i := n - 1; i >= 0; i-- {
+				k = k<<8 | uint64(b[i])
+			}
+		}
+		return k, uint32((k*0x9E3779B97F4A7C15)>>32) ^ uint32(n)
+	}
+	k = binary.LittleEndian.Uint64(b)
 	h := uint32(2166136261)
 	for _, c := range b {
 		h ^= uint32(c)
 		h *= 16777619
 	}
-	return h
+	return k, h
 }
 
-// intern returns the symbol spelled b; isSym says whether b is a symbol
-// token (which makes it a possible name).
-func (t *symtab) intern(b []byte, isSym bool) uint32 {
-	h := hash(b)
-	mask := uint32(len(t.slots) - 1)
-	i := h & mask
-	for {
-		e := t.slots[i]
-		if e == 0 {
+// intern returns the symbol spelled b.
+func (t *symtab) intern(b []byte) uint32 {
+	k, h := key(b)
+	n := uint16(min(len(b), 0xffff))
+	slots := t.slots
+	mask := uint32(len(slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		e := &slots[i]
+		if e.id == 0 {
 			break
 		}
-		if id := e - 1; t.hashes[id] == h && t.text[id] == string(b) {
-			if isSym && t.nameOf[id] == 0 {
-				t.nameOf[id] = t.nameFor(id)
-			}
-			return id
+		if e.key == k && e.hash == h && e.n == n && (len(b) <= 8 || t.text[e.id-1] == string(b)) {
+			return e.id - 1
 		}
-		i = (i + 1) & mask
 	}
+	return t.add(b, k, h)
+}
+
+// add enters a new spelling.
+func (t *symtab) add(b []byte, k uint64, h uint32) uint32 {
 	id := uint32(len(t.text))
-	t.slots[i] = id + 1
 	t.text = append(t.text, string(b))
-	t.hashes = append(t.hashes, h)
 	t.nameOf = append(t.nameOf, 0)
+	if len(b) > 0 && (class[b[0]]&cSymStart != 0 || b[0] == '|') {
+		t.nameOf[id] = t.nameFor(id)
+	}
 	if 2*len(t.text) > len(t.slots) {
 		t.rehash()
 	}
-	if isSym {
-		t.nameOf[id] = t.nameFor(id)
-	}
+	t.put(slot{key: k, hash: h, n: uint16(min(len(b), 0xffff)), id: id + 1})
 	return id
+}
+
+func (t *symtab) put(e slot) {
+	mask := uint32(len(t.slots) - 1)
+	i := e.hash & mask
+	for t.slots[i].id != 0 {
+		i = (i + 1) & mask
+	}
+	t.slots[i] = e
 }
 
 // rehash doubles the table.
 func (t *symtab) rehash() {
-	t.slots = make([]uint32, 2*len(t.slots))
-	mask := uint32(len(t.slots) - 1)
-	for id, h := range t.hashes {
-		i := h & mask
-		for t.slots[i] != 0 {
-			i = (i + 1) & mask
+	old := t.slots
+	t.slots = make([]slot, 2*len(old))
+	for _, e := range old {
+		if e.id != 0 {
+			t.put(e)
 		}
-		t.slots[i] = uint32(id) + 1
 	}
 }
 
