@@ -106,7 +106,7 @@ func (p *parser) expect(k tokKind) {
 }
 
 func (p *parser) isWord(w string) bool {
-	return p.kind() == tSymbol && string(p.sc.text) == w
+	return p.kind() == tSymbol && string(p.sc.tok()) == w
 }
 
 // symbol reads a symbol and interns it.
@@ -115,10 +115,10 @@ func (p *parser) symbol(what string) uint32 {
 	if p.kind() != tSymbol && p.kind() != tQSymbol {
 		p.expected(what)
 	}
-	if p.kind() == tSymbol && isReserved(p.sc.text) {
-		p.syntaxf(p.pos(), "expected %s, found the reserved word '%s'", what, p.sc.text)
+	if p.kind() == tSymbol && isReserved(p.sc.tok()) {
+		p.syntaxf(p.pos(), "expected %s, found the reserved word '%s'", what, p.sc.tok())
 	}
-	return p.syms.intern(p.sc.text)
+	return p.syms.intern(p.sc.tok())
 }
 
 func (p *parser) numeral(what string) (uint32, int) {
@@ -126,11 +126,11 @@ func (p *parser) numeral(what string) (uint32, int) {
 	if p.kind() != tNumeral {
 		p.expected(what)
 	}
-	n, err := strconv.Atoi(string(p.sc.text))
+	n, err := strconv.Atoi(string(p.sc.tok()))
 	if err != nil {
 		n = -1 // too large
 	}
-	return p.syms.intern(p.sc.text), n
+	return p.syms.intern(p.sc.tok()), n
 }
 
 // isReserved reports whether a simple symbol is one of the words the
@@ -229,7 +229,7 @@ func (p *parser) cmd() {
 	if p.kind() != tSymbol {
 		p.expected("a command name")
 	}
-	name := string(p.sc.text)
+	name := string(p.sc.tok())
 	switch name {
 	case "assert":
 		t := p.term()
@@ -367,7 +367,7 @@ func (p *parser) cmd() {
 		if p.kind() != tSymbol && p.kind() != tQSymbol {
 			p.expected("a logic name")
 		}
-		s := p.syms.intern(p.sc.text)
+		s := p.syms.intern(p.sc.tok())
 		p.expect(tRParen)
 		if p.logicSet {
 			p.rejectf(cpos, "logic is already set")
@@ -379,13 +379,13 @@ func (p *parser) cmd() {
 		if p.kind() != tKeyword {
 			p.expected("a keyword")
 		}
-		status := string(p.sc.text) == ":status"
+		status := string(p.sc.tok()) == ":status"
 		p.next()
 		if p.kind() == tRParen {
 			break
 		}
 		if status && p.kind() == tSymbol {
-			p.statuses = append(p.statuses, string(p.sc.text))
+			p.statuses = append(p.statuses, string(p.sc.tok()))
 		}
 		p.back = true
 		p.skipSexpr()
@@ -395,7 +395,7 @@ func (p *parser) cmd() {
 		if p.kind() != tKeyword {
 			p.expected("a keyword")
 		}
-		kw := p.syms.intern(p.sc.text)
+		kw := p.syms.intern(p.sc.tok())
 		p.next()
 		if p.kind() == tRParen {
 			p.expected("an option value")
@@ -430,7 +430,7 @@ func (p *parser) cmd() {
 		p.ws = p.ws[:base]
 		p.store(sym, r)
 	default:
-		p.syntaxf(cpos, "unknown command '%s'", clip(p.sc.text))
+		p.syntaxf(cpos, "unknown command '%s'", clip(p.sc.tok()))
 	}
 }
 
@@ -519,15 +519,15 @@ func (p *parser) identifierRest() uint32 {
 	if p.kind() != tSymbol && p.kind() != tQSymbol {
 		p.expected("the symbol of an indexed identifier")
 	}
-	p.push(leaf(p.syms.intern(p.sc.text)))
+	p.push(leaf(p.syms.intern(p.sc.tok())))
 	for {
 		p.next()
 		switch p.kind() {
 		case tNumeral, tHex, tBinary, tDecimal, tString:
-			p.push(leaf(p.syms.intern(p.sc.text)))
+			p.push(leaf(p.syms.intern(p.sc.tok())))
 			continue
 		case tSymbol, tQSymbol:
-			p.push(nameLeaf(p.syms.intern(p.sc.text)))
+			p.push(nameLeaf(p.syms.intern(p.sc.tok())))
 			continue
 		case tRParen:
 			if len(p.ws) == base+1 {
@@ -546,10 +546,10 @@ func (p *parser) identifier() uint32 {
 	p.next()
 	switch p.kind() {
 	case tSymbol, tQSymbol:
-		if p.kind() == tSymbol && isReserved(p.sc.text) {
-			p.syntaxf(p.pos(), "expected an identifier, found the reserved word '%s'", p.sc.text)
+		if p.kind() == tSymbol && isReserved(p.sc.tok()) {
+			p.syntaxf(p.pos(), "expected an identifier, found the reserved word '%s'", p.sc.tok())
 		}
-		return nameLeaf(p.syms.intern(p.sc.text))
+		return nameLeaf(p.syms.intern(p.sc.tok()))
 	case tLParen:
 		p.next()
 		if !p.isWord("_") {
@@ -647,14 +647,14 @@ func (p *parser) sexpr(names bool) uint32 {
 			}
 		case tSymbol, tQSymbol:
 			if names {
-				p.push(nameLeaf(p.syms.intern(p.sc.text)))
+				p.push(nameLeaf(p.syms.intern(p.sc.tok())))
 			} else {
-				p.push(leaf(p.syms.intern(p.sc.text)))
+				p.push(leaf(p.syms.intern(p.sc.tok())))
 			}
 		case tEOF:
 			p.expected("an s-expression")
 		default:
-			p.push(leaf(p.syms.intern(p.sc.text)))
+			p.push(leaf(p.syms.intern(p.sc.tok())))
 		}
 		if len(p.frames) == depth {
 			r := p.ws[len(p.ws)-1]
@@ -695,14 +695,14 @@ func (p *parser) term() uint32 {
 		want := false
 		switch p.sc.kind {
 		case tSymbol:
-			if isReserved(p.sc.text) {
-				p.syntaxf(p.pos(), "expected a term, found the reserved word '%s'", p.sc.text)
+			if isReserved(p.sc.tok()) {
+				p.syntaxf(p.pos(), "expected a term, found the reserved word '%s'", p.sc.tok())
 			}
-			p.ws = append(p.ws, nameLeaf(p.syms.intern(p.sc.text)))
+			p.ws = append(p.ws, nameLeaf(p.syms.intern(p.sc.tok())))
 		case tQSymbol:
-			p.ws = append(p.ws, nameLeaf(p.syms.intern(p.sc.text)))
+			p.ws = append(p.ws, nameLeaf(p.syms.intern(p.sc.tok())))
 		case tNumeral, tDecimal, tHex, tBinary, tString:
-			p.ws = append(p.ws, leaf(p.syms.intern(p.sc.text)))
+			p.ws = append(p.ws, leaf(p.syms.intern(p.sc.tok())))
 		case tLParen:
 			want = p.open()
 		default:
@@ -743,8 +743,8 @@ func (p *parser) open() bool {
 	p.next()
 	switch p.kind() {
 	case tSymbol:
-		if isReserved(p.sc.text) {
-			switch string(p.sc.text) {
+		if isReserved(p.sc.tok()) {
+			switch string(p.sc.tok()) {
 			case "!":
 				p.frames = append(p.frames, frame{kind: fAnnot, base: int32(len(p.ws))})
 				return true
@@ -756,7 +756,7 @@ func (p *parser) open() bool {
 				return true
 			case "forall", "exists":
 				sym := symForall
-				if p.sc.text[0] == 'e' {
+				if p.sc.tok()[0] == 'e' {
 					sym = symExists
 				}
 				base := len(p.ws)
@@ -775,11 +775,11 @@ func (p *parser) open() bool {
 			}
 		}
 		p.frames = append(p.frames, frame{kind: fApp, base: int32(len(p.ws))})
-		p.ws = append(p.ws, nameLeaf(p.syms.intern(p.sc.text)))
+		p.ws = append(p.ws, nameLeaf(p.syms.intern(p.sc.tok())))
 		return true
 	case tQSymbol:
 		p.frames = append(p.frames, frame{kind: fApp, base: int32(len(p.ws))})
-		p.push(nameLeaf(p.syms.intern(p.sc.text)))
+		p.push(nameLeaf(p.syms.intern(p.sc.tok())))
 		return true
 	case tLParen:
 		p.next()
@@ -874,14 +874,14 @@ func (p *parser) resume() bool {
 		default:
 			p.expected("an attribute or ')'")
 		}
-		kw := p.syms.intern(p.sc.text)
+		kw := p.syms.intern(p.sc.tok())
 		switch kw {
 		case symNamed:
 			p.next()
 			if p.kind() != tSymbol && p.kind() != tQSymbol {
 				p.expected("a name after :named")
 			}
-			n := p.syms.intern(p.sc.text)
+			n := p.syms.intern(p.sc.tok())
 			p.push(p.a.add(symNamed, []uint32{leaf(n)}))
 			return false
 		case symPattern:

@@ -95,16 +95,25 @@ type scanner struct {
 	lineStart int64 // input offset at which that line starts
 
 	// the current token
-	kind      tokKind
-	text      []byte
-	tokOff    int64 // where it starts
+	kind   tokKind
+	ts, te int // the token is buf[ts:te]
+	// where a string or quoted symbol starts (they may span lines)
+	tokOff    int64
 	tokLine   int
-	tokLineAt int64 // where its line starts
+	tokLineAt int64
 }
+
+// tok returns the text of the current token; it is valid until the next
+// call of next.
+func (s *scanner) tok() []byte { return s.buf[s.ts:s.te] }
 
 // position returns where the current token starts.
 func (s *scanner) position() Position {
-	return Position{Offset: s.tokOff, Line: s.tokLine, Column: int(s.tokOff-s.tokLineAt) + 1}
+	if s.kind == tString || s.kind == tQSymbol {
+		return Position{Offset: s.tokOff, Line: s.tokLine, Column: int(s.tokOff-s.tokLineAt) + 1}
+	}
+	off := s.base + int64(s.ts)
+	return Position{Offset: off, Line: s.line, Column: int(off-s.lineStart) + 1}
 }
 
 const scanWindow = 256 << 10
@@ -213,21 +222,14 @@ func (s *scanner) next() *scanErr {
 	buf, i := s.buf, s.i
 	for i < len(buf) {
 		c := buf[i]
-		if c == ' ' {
-			i++
-			continue
+		if class[c]&cSpace == 0 {
+			break
 		}
 		if c == '\n' {
 			s.line++
 			s.lineStart = s.base + int64(i) + 1
-			i++
-			continue
 		}
-		if class[c]&cSpace != 0 {
-			i++
-			continue
-		}
-		break
+		i++
 	}
 	s.i = i
 	if i == len(buf) {
@@ -236,12 +238,10 @@ func (s *scanner) next() *scanErr {
 	c := buf[i]
 	switch {
 	case c == '(':
-		s.tokOff, s.tokLine, s.tokLineAt = s.base+int64(i), s.line, s.lineStart
-		s.kind, s.text, s.i = tLParen, buf[i:i+1], i+1
+		s.kind, s.ts, s.te, s.i = tLParen, i, i+1, i+1
 		return nil
 	case c == ')':
-		s.tokOff, s.tokLine, s.tokLineAt = s.base+int64(i), s.line, s.lineStart
-		s.kind, s.text, s.i = tRParen, buf[i:i+1], i+1
+		s.kind, s.ts, s.te, s.i = tRParen, i, i+1, i+1
 		return nil
 	case class[c]&cSymStart != 0:
 		j := i + 1
@@ -251,8 +251,7 @@ func (s *scanner) next() *scanErr {
 		if j == len(buf) {
 			break
 		}
-		s.tokOff, s.tokLine, s.tokLineAt = s.base+int64(i), s.line, s.lineStart
-		s.kind, s.text, s.i = tSymbol, buf[i:j], j
+		s.kind, s.ts, s.te, s.i = tSymbol, i, j, j
 		return nil
 	case class[c]&cDigit != 0:
 		j := i + 1
@@ -262,8 +261,7 @@ func (s *scanner) next() *scanErr {
 		if j == len(buf) || class[buf[j]]&cSymRest != 0 || buf[j] == '.' {
 			break
 		}
-		s.tokOff, s.tokLine, s.tokLineAt = s.base+int64(i), s.line, s.lineStart
-		s.kind, s.text, s.i = tNumeral, buf[i:j], j
+		s.kind, s.ts, s.te, s.i = tNumeral, i, j, j
 		return nil
 	}
 	return s.nextSlow()
@@ -278,28 +276,28 @@ func (s *scanner) nextSlow() *scanErr {
 	st := s.i
 	s.tokOff, s.tokLine, s.tokLineAt = s.base+int64(st), s.line, s.lineStart
 	if st >= len(s.buf) {
-		s.kind, s.text = tEOF, nil
+		s.kind, s.ts, s.te = tEOF, st, st
 		return nil
 	}
 	c := s.buf[st]
 	switch {
 	case c == '(':
 		s.i++
-		s.kind, s.text = tLParen, s.buf[st:st+1]
+		s.kind, s.ts, s.te = tLParen, st, st+1
 		return nil
 	case c == ')':
 		s.i++
-		s.kind, s.text = tRParen, s.buf[st:st+1]
+		s.kind, s.ts, s.te = tRParen, st, st+1
 		return nil
 	case class[c]&cSymStart != 0:
 		st, j := s.run(st, st+1, cSymRest)
-		s.kind, s.text, s.i = tSymbol, s.buf[st:j], j
+		s.kind, s.ts, s.te, s.i = tSymbol, st, j, j
 		return nil
 	case class[c]&cDigit != 0:
 		return s.number(st)
 	case c == ':':
 		st, j := s.run(st, st+1, cSymRest)
-		s.kind, s.text, s.i = tKeyword, s.buf[st:j], j
+		s.kind, s.ts, s.te, s.i = tKeyword, st, j, j
 		if j == st+1 {
 			return s.errorf(s.position(), "keyword without a name after ':'")
 		}
@@ -344,7 +342,7 @@ func (s *scanner) quoted(st int, q byte, kind tokKind) *scanErr {
 			shift, ok := s.more(st)
 			st, j = st-shift, j-shift
 			if !ok {
-				s.kind, s.text = kind, s.buf[st:j]
+				s.kind, s.ts, s.te = kind, st, j
 				if q == '|' {
 					return s.errorf(s.position(), "quoted symbol not terminated")
 				}
@@ -365,7 +363,7 @@ func (s *scanner) quoted(st int, q byte, kind tokKind) *scanErr {
 					continue
 				}
 			}
-			s.kind, s.text, s.i = kind, s.buf[st:j+1], j+1
+			s.kind, s.ts, s.te, s.i = kind, st, j+1, j+1
 			return nil
 		}
 		if c == '\n' {
@@ -384,25 +382,25 @@ func (s *scanner) number(st int) *scanErr {
 		n := j - st
 		st, j = s.run(st, j+1, cDigit)
 		if j == st+n+1 {
-			s.kind, s.text, s.i = tDecimal, s.buf[st:j], j
+			s.kind, s.ts, s.te, s.i = tDecimal, st, j, j
 			return s.errorf(s.position(), "decimal needs digits after '.'")
 		}
 		kind = tDecimal
 	}
 	if j < len(s.buf) && class[s.buf[j]]&cSymRest != 0 {
 		st, j = s.run(st, j, cSymRest)
-		s.kind, s.text, s.i = tSymbol, s.buf[st:j], j
-		return s.errorf(s.position(), "a symbol cannot start with a digit: %q", clip(s.text))
+		s.kind, s.ts, s.te, s.i = tSymbol, st, j, j
+		return s.errorf(s.position(), "a symbol cannot start with a digit: %q", clip(s.tok()))
 	}
-	s.kind, s.text, s.i = kind, s.buf[st:j], j
+	s.kind, s.ts, s.te, s.i = kind, st, j, j
 	return nil
 }
 
 // radix scans #x... and #b... literals.
 func (s *scanner) radix(st int) *scanErr {
 	st, j := s.run(st, st+1, cSymRest)
-	s.kind, s.text, s.i = tSymbol, s.buf[st:j], j
-	t := s.text
+	s.kind, s.ts, s.te, s.i = tSymbol, st, j, j
+	t := s.tok()
 	if len(t) < 3 || (t[1] != 'x' && t[1] != 'b') {
 		return s.errorf(s.position(), "'#' must be followed by 'x' or 'b' and digits")
 	}
@@ -432,5 +430,5 @@ func (s *scanner) describe() string {
 	case tEOF, tLParen, tRParen:
 		return s.kind.String()
 	}
-	return "'" + clip(s.text) + "'"
+	return "'" + clip(s.tok()) + "'"
 }

@@ -160,7 +160,7 @@ func key(b []byte) (uint64, uint32) {
 		if cap(b) >= 8 {
 			// read eight bytes (the spare capacity of the scanner's
 			// window) and keep those of b
-			k = binary.LittleEndian.Uint64(b[:8]) & (^uint64(0) >> (64 - 8*uint(n)) & -uint64(min(n, 1)))
+			k = binary.LittleEndian.Uint64(b[:8]) & shortMask[n]
 		} else {
 			for i := n - 1; i >= 0; i-- {
 				k = k<<8 | uint64(b[i])
@@ -177,8 +177,27 @@ func key(b []byte) (uint64, uint32) {
 	return k, h
 }
 
+// shortMask[n] keeps the first n bytes of a little-endian word.
+var shortMask = [9]uint64{0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffff, 0xffffffffffff, 0xffffffffffffff, 0xffffffffffffffff}
+
 // intern returns the symbol spelled b.
 func (t *symtab) intern(b []byte) uint32 {
+	if n := len(b); n <= 8 && cap(b) >= 8 {
+		// short spellings: the first eight bytes and the length decide
+		k := binary.LittleEndian.Uint64(b[:8]) & shortMask[n]
+		h := uint32((k*0x9E3779B97F4A7C15)>>32) ^ uint32(n)
+		slots := t.slots
+		mask := uint32(len(slots) - 1)
+		for i := h & mask; ; i = (i + 1) & mask {
+			e := &slots[i]
+			if e.key == k && e.n == uint16(n) && e.id != 0 {
+				return e.id - 1
+			}
+			if e.id == 0 {
+				return t.add(b, k, h)
+			}
+		}
+	}
 	k, h := key(b)
 	n := uint16(min(len(b), 0xffff))
 	slots := t.slots
@@ -357,6 +376,11 @@ func (a *arena) children(r uint32) []uint32 {
 		end = a.node(r + 1).start
 	}
 	return a.kids[start>>kidBits][start&kidMask : start&kidMask+end-start]
+}
+
+// kidsAt returns the n child refs from global index start.
+func (a *arena) kidsAt(start, n uint32) []uint32 {
+	return a.kids[start>>kidBits][start&kidMask : start&kidMask+n]
 }
 
 // headSym returns the head symbol of ref r: the symbol of a leaf, or the head
