@@ -13,8 +13,9 @@ type printer struct {
 	out    []byte
 	err    error
 	bound  uint32   // names with declaration ids below it are renamed
-	decl   []uint32 // symbol -> declaration id of its name
-	idText []string // declaration id -> printed name
+	symOut []string // symbol -> how it prints as a name
+	byID   []uint32 // declaration id -> where its symbols start in idSyms
+	idSyms []uint32
 	named  int      // the last smtcompN given to an assert
 	sink   byte     // keeps the reads of touch
 }
@@ -36,23 +37,44 @@ func (pr *printer) str(s string) {
 }
 
 // segment prepares the printing of the commands of seg: names declared
-// before its end are renamed.
+// before its end are renamed. symOut holds the printed form of every symbol
+// as a name; it changes for the names declared since the previous segment.
 func (pr *printer) segment(seg segment) {
-	pr.bound = seg.bound
 	if !pr.p.scramble {
 		return
 	}
-	if pr.decl == nil {
-		t := pr.p.syms
-		pr.decl = make([]uint32, len(t.text))
-		for s, n := range t.nameOf {
-			pr.decl[s] = t.nameID[n]
+	t := pr.p.syms
+	if pr.symOut == nil {
+		pr.symOut = append([]string(nil), t.text...)
+		// the symbols of each declaration id, in a counting sort
+		pr.byID = make([]uint32, t.nextID+1)
+		for _, n := range t.nameOf {
+			if id := t.nameID[n]; id != 0 {
+				pr.byID[id+1]++
+			}
 		}
-		pr.idText = make([]string, 1, len(pr.p.perm))
+		for id := 1; id < len(pr.byID); id++ {
+			pr.byID[id] += pr.byID[id-1]
+		}
+		pr.idSyms = make([]uint32, pr.byID[len(pr.byID)-1])
+		fill := append([]uint32(nil), pr.byID...)
+		for s, n := range t.nameOf {
+			if id := t.nameID[n]; id != 0 {
+				pr.idSyms[fill[id]] = uint32(s)
+				fill[id]++
+			}
+		}
 	}
-	for id := uint32(len(pr.idText)); id < seg.bound; id++ {
-		pr.idText = append(pr.idText, "x"+strconv.FormatUint(uint64(pr.p.perm[id]), 10))
+	for id := pr.bound; id < seg.bound; id++ {
+		if id == 0 {
+			continue
+		}
+		name := "x" + strconv.FormatUint(uint64(pr.p.perm[id]), 10)
+		for _, s := range pr.idSyms[pr.byID[id]:pr.byID[id+1]] {
+			pr.symOut[s] = name
+		}
 	}
+	pr.bound = seg.bound
 }
 
 // bytes writes a stored command, looking up its names.
@@ -61,13 +83,14 @@ func (pr *printer) bytes(b []byte) {
 		pr.out = append(pr.out, b...)
 		return
 	}
-	text := pr.p.syms.text
+	symOut := pr.symOut
+	out := pr.out
 	for {
 		n := int(b[0])
-		pr.out = append(pr.out, b[1:1+n]...)
+		out = append(out, b[1:1+n]...)
 		b = b[1+n:]
 		if len(b) == 0 {
-			return
+			break
 		}
 		v := uint64(b[0])
 		if v < 0x80 {
@@ -80,16 +103,14 @@ func (pr *printer) bytes(b []byte) {
 		if v == 0 {
 			continue
 		}
-		s := uint32(v - 1)
-		if id := pr.decl[s]; id != 0 && id < pr.bound {
-			pr.out = append(pr.out, pr.idText[id]...)
-		} else {
-			pr.out = append(pr.out, text[s]...)
-		}
-		if len(pr.out) >= flushAt {
+		out = append(out, symOut[v-1]...)
+		if len(out) >= flushAt {
+			pr.out = out
 			pr.flush()
+			out = pr.out
 		}
 	}
+	pr.out = out
 }
 
 // command writes one command and its line break.

@@ -34,19 +34,31 @@ type store struct {
 
 const slabSize = 1 << 20
 
-// put copies b into the store and returns where it is.
-func (s *store) put(b []byte) (slab, off uint32) {
-	if len(s.slabs) == 0 || cap(s.slabs[len(s.slabs)-1])-len(s.slabs[len(s.slabs)-1]) < len(b) {
+// space returns the free end of the last slab, where a command is written
+// in place, making a new slab when less than min bytes are free.
+func (s *store) space(min int) []byte {
+	if len(s.slabs) == 0 || cap(s.slabs[len(s.slabs)-1])-len(s.slabs[len(s.slabs)-1]) < min {
 		size := slabSize
-		if len(s.slabs) < 6 {
-			size = 16 << (2 * len(s.slabs)) << 4 // small inputs take little memory
+		if len(s.slabs) < 4 {
+			size = 4096 << (2 * len(s.slabs)) // small inputs take little memory
 		}
-		s.slabs = append(s.slabs, make([]byte, 0, max(size, len(b))))
+		s.slabs = append(s.slabs, make([]byte, 0, size))
 	}
+	last := s.slabs[len(s.slabs)-1]
+	return last[len(last):len(last):cap(last)]
+}
+
+// commit files b, which space returned and the command extended, and returns
+// where it is. If b outgrew the space, its new array becomes a slab of its own.
+func (s *store) commit(b []byte, room int) (slab, off uint32) {
 	i := len(s.slabs) - 1
-	off = uint32(len(s.slabs[i]))
-	s.slabs[i] = append(s.slabs[i], b...)
-	return uint32(i), off
+	if len(b) <= room {
+		off = uint32(len(s.slabs[i]))
+		s.slabs[i] = s.slabs[i][:len(s.slabs[i])+len(b)]
+		return uint32(i), off
+	}
+	s.slabs = append(s.slabs, b)
+	return uint32(i + 1), 0
 }
 
 func (s *store) get(c cmdRec) []byte { return s.slabs[c.slab][c.off : c.off+c.n] }
@@ -227,10 +239,13 @@ func (p *parser) store(sym, r uint32) {
 		r = p.a.children(r)[0]
 	}
 	z := &p.ser
+	z.out = p.data.space(256)
+	room := cap(z.out)
 	z.begin()
 	z.ref(r)
 	z.end()
-	slab, off := p.data.put(z.out)
+	slab, off := p.data.commit(z.out, room)
 	p.cmds = append(p.cmds, cmdRec{sym: sym, tag: tag, slab: slab, off: off, n: uint32(len(z.out))})
+	z.out = nil
 	p.a.reset()
 }
