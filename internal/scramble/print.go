@@ -77,33 +77,44 @@ func (pr *printer) segment(seg segment) {
 	pr.bound = seg.bound
 }
 
-// bytes writes a stored command, looking up its names.
+// bytes writes a stored command, putting in the spaces and looking up the
+// printed form of names.
 func (pr *printer) bytes(b []byte) {
-	if !pr.p.scramble {
-		pr.out = append(pr.out, b...)
-		return
-	}
 	symOut := pr.symOut
+	if !pr.p.scramble {
+		symOut = pr.p.syms.text
+	}
+	text := pr.p.syms.text
 	out := pr.out
-	for {
-		n := int(b[0])
-		out = append(out, b[1:1+n]...)
-		b = b[1+n:]
-		if len(b) == 0 {
-			break
-		}
-		v := uint64(b[0])
-		if v < 0x80 {
+	open := true // no space at the start
+	for len(b) > 0 {
+		c := uint64(b[0])
+		if c < 0x80 {
 			b = b[1:]
 		} else {
 			var k int
-			v, k = binary.Uvarint(b)
+			c, k = binary.Uvarint(b)
 			b = b[k:]
 		}
-		if v == 0 {
+		switch {
+		case c == tokClose:
+			out = append(out, ')')
+			open = false
+			continue
+		case !open:
+			out = append(out, ' ')
+		}
+		if c == tokOpen {
+			out = append(out, '(')
+			open = true
 			continue
 		}
-		out = append(out, symOut[v-1]...)
+		open = false
+		if c&1 != 0 {
+			out = append(out, symOut[(c-2)>>1]...)
+		} else {
+			out = append(out, text[(c-2)>>1]...)
+		}
 		if len(out) >= flushAt {
 			pr.out = out
 			pr.flush()

@@ -120,7 +120,7 @@ func Scramble(w io.Writer, r io.Reader, file string, opts Options) (*Result, err
 		scramble: opts.Seed != 0,
 		rnd:      lcg{state: opts.Seed},
 	}
-	p.ser = serializer{keep: opts.Annot, runs: p.scramble, syms: p.syms, a: &p.a}
+	p.ser = serializer{keep: opts.Annot, syms: p.syms, a: &p.a}
 	if err := p.parse(); err != nil {
 		return nil, err
 	}

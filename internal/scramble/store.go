@@ -4,17 +4,19 @@ import "encoding/binary"
 
 // Each command is written out as soon as it is parsed and its draws are
 // made, into a byte store, and its tree is dropped: the arena only ever holds
-// the command being read, which stays in the processor's caches, and the
-// stored form is about as large as the output.
+// the command being read, which stays in the processor's caches.
 //
 // What cannot be known yet is the printed form of names: the permutation is
 // drawn when the segment ends, and a name may be declared after its use. So
-// when the seed is not 0 a command is stored as a sequence of items, each a
-// run of literal bytes (a length byte, then up to 255 bytes) followed, unless
-// it ends the command, by the uvarint of the symbol of a name plus one, or 0
-// for no name. The printer copies runs and looks names up, never scanning
-// the bytes. With seed 0 names are printed as written and a command is
-// stored as plain bytes.
+// a command is stored as a stream of tokens, each the uvarint of a code:
+// tokOpen, tokClose, or 2 + 2*symbol + 1 if the symbol is a name (renamed
+// when printed) or + 0 if not. The official layout puts a single space
+// between two tokens except after '(' and before ')', so spaces need not be
+// stored. The stream is smaller than the text it prints.
+const (
+	tokOpen  = 0
+	tokClose = 1
+)
 
 // cmdRec is a stored command: its symbol (assert, declare-fun, ...) and
 // bytes. An assert's bytes are those of its term, which the printer wraps.
@@ -63,14 +65,12 @@ func (s *store) commit(b []byte, room int) (slab, off uint32) {
 
 func (s *store) get(c cmdRec) []byte { return s.slabs[c.slab][c.off : c.off+c.n] }
 
-// serializer writes trees in the official layout: tokens separated by single
-// spaces, annotations kept or stripped.
+// serializer writes trees as token streams, keeping or stripping
+// annotations.
 type serializer struct {
 	out   []byte
 	stack []pframe
 	keep  AnnotMode
-	runs  bool // names are stored as symbols in runs (the seed is not 0)
-	run   int  // where the length byte of the current run is
 	syms  *symtab
 	a     *arena
 }
@@ -83,63 +83,15 @@ type pframe struct {
 
 // sym writes symbol s; name says whether it is subject to renaming.
 func (z *serializer) sym(s uint32, name bool) {
-	if name && z.runs {
-		z.endRun()
-		if s+1 < 0x80 {
-			z.out = append(z.out, byte(s+1), 0)
-		} else {
-			z.out = binary.AppendUvarint(z.out, uint64(s)+1)
-			z.out = append(z.out, 0)
-		}
-		z.run = len(z.out) - 1
+	c := uint64(s)<<1 + 2
+	if name {
+		c++
+	}
+	if c < 0x80 {
+		z.out = append(z.out, byte(c))
 		return
 	}
-	z.out = append(z.out, z.syms.text[s]...)
-}
-
-// b writes a literal byte.
-func (z *serializer) b(c byte) { z.out = append(z.out, c) }
-
-// endRun writes the length of the current run, splitting it first into runs
-// of at most 255 bytes if it is longer.
-func (z *serializer) endRun() {
-	n := len(z.out) - z.run - 1
-	if n <= 255 {
-		z.out[z.run] = byte(n)
-		return
-	}
-	z.split(n)
-}
-
-// split rewrites a run of n > 255 bytes as full runs without names and a
-// last, shorter run.
-func (z *serializer) split(n int) {
-	lit := append([]byte(nil), z.out[z.run+1:]...)
-	z.out = z.out[:z.run]
-	for len(lit) > 255 {
-		z.out = append(z.out, 255)
-		z.out = append(z.out, lit[:255]...)
-		z.out = append(z.out, 0)
-		lit = lit[255:]
-	}
-	z.run = len(z.out)
-	z.out = append(z.out, byte(len(lit)))
-	z.out = append(z.out, lit...)
-}
-
-// begin starts a command; end finishes it.
-func (z *serializer) begin() {
-	z.out = z.out[:0]
-	if z.runs {
-		z.run = 0
-		z.out = append(z.out, 0)
-	}
-}
-
-func (z *serializer) end() {
-	if z.runs {
-		z.endRun()
-	}
+	z.out = binary.AppendUvarint(z.out, c)
 }
 
 // keepAnnot says whether the annotation node r is written, or only its term.
@@ -181,7 +133,7 @@ outer:
 		} else {
 			paren = h&refParen != 0
 			if paren {
-				z.b('(')
+				z.out = append(z.out, tokOpen)
 			}
 			sep = s != symNone
 			if sep {
@@ -192,9 +144,6 @@ outer:
 		for {
 			for i < len(kids) {
 				c := kids[i]
-				if i > 0 || sep {
-					z.b(' ')
-				}
 				i++
 				if c&refLeaf == 0 {
 					z.stack = append(z.stack, pframe{kids: kids, i: i, paren: paren})
@@ -204,7 +153,7 @@ outer:
 				z.sym(c&symMask, c&refName != 0)
 			}
 			if paren {
-				z.b(')')
+				z.out = append(z.out, tokClose)
 			}
 			if len(z.stack) == base {
 				return
@@ -241,9 +190,7 @@ func (p *parser) store(sym, r uint32) {
 	z := &p.ser
 	z.out = p.data.space(256)
 	room := cap(z.out)
-	z.begin()
 	z.ref(r)
-	z.end()
 	slab, off := p.data.commit(z.out, room)
 	p.cmds = append(p.cmds, cmdRec{sym: sym, tag: tag, slab: slab, off: off, n: uint32(len(z.out))})
 	z.out = nil
