@@ -89,9 +89,13 @@ func (pr *printer) bytes(b []byte) {
 	open := true // no space at the start
 	for len(b) > 0 {
 		c := uint64(b[0])
-		if c < 0x80 {
+		switch {
+		case c < 0x80:
 			b = b[1:]
-		} else {
+		case len(b) > 1 && b[1] < 0x80:
+			c = c&0x7f | uint64(b[1])<<7
+			b = b[2:]
+		default:
 			var k int
 			c, k = binary.Uvarint(b)
 			b = b[k:]

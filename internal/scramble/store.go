@@ -91,6 +91,10 @@ func (z *serializer) sym(s uint32, name bool) {
 		z.out = append(z.out, byte(c))
 		return
 	}
+	if c < 0x4000 {
+		z.out = append(z.out, byte(c)|0x80, byte(c>>7))
+		return
+	}
 	z.out = binary.AppendUvarint(z.out, c)
 }
 

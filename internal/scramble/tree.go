@@ -294,12 +294,13 @@ func unquote(s string) string {
 // current one, the rest is skipped and an unused node marks where the
 // previous node's children end.
 type arena struct {
-	nodes [][]node
-	nn    uint32 // nodes
+	nodes [][]node // chunks; the first may be shorter than nodeChunk
+	nn    uint32   // nodes
 	kids  [][]uint32
 	nk    uint32   // the next free child slot (global index)
-	cur   []uint32 // the current allocation, from slot nk on
-	grow  int      // the size of the next allocation, in blocks
+	buf   []uint32 // the current allocation; slot nk is buf[off]
+	off   int
+	grow  int // the size of the next allocation, in blocks
 }
 
 const (
@@ -315,37 +316,39 @@ func (a *arena) node(r uint32) *node { return &a.nodes[r>>nodeBits][r&(nodeChunk
 
 func (a *arena) newNode(n node) uint32 {
 	r := a.nn
-	ci := int(r >> nodeBits)
+	ci, j := int(r>>nodeBits), int(r&(nodeChunk-1))
+	if ci == len(a.nodes) || j == len(a.nodes[ci]) {
+		a.growNodes(ci)
+	}
+	a.nodes[ci][j] = n
+	a.nn++
+	return r
+}
+
+// growNodes makes room for the next node in chunk ci.
+func (a *arena) growNodes(ci int) {
 	if ci == len(a.nodes) {
 		size := nodeChunk
 		if ci == 0 {
 			size = 1024 // small commands stay small
 		}
-		a.nodes = append(a.nodes, make([]node, 0, size))
+		a.nodes = append(a.nodes, make([]node, size))
+		return
 	}
-	c := &a.nodes[ci]
-	if len(*c) == cap(*c) {
-		nc := make([]node, len(*c), nodeChunk)
-		copy(nc, *c)
-		*c = nc
-	}
-	*c = append(*c, n)
-	a.nn++
-	return r
+	c := make([]node, min(2*len(a.nodes[ci]), nodeChunk))
+	copy(c, a.nodes[ci])
+	a.nodes[ci] = c
 }
 
 // reserve makes room for n child refs in one allocation.
 func (a *arena) reserve(n int) {
-	if n <= len(a.cur) {
-		return
-	}
-	if len(a.cur) > 0 {
+	if rest := len(a.buf) - a.off; rest > 0 {
 		// skip the rest of the current allocation; an unused node marks
 		// where the children of the last node end
 		if a.nn > 0 {
 			a.newNode(node{start: a.nk})
 		}
-		a.nk += uint32(len(a.cur))
+		a.nk += uint32(rest)
 	}
 	a.grow = min(max(a.grow*2, 1), maxGrow)
 	blocks := max(a.grow, (n+kidMask)/kidBlock)
@@ -353,17 +356,17 @@ func (a *arena) reserve(n int) {
 	for b := 0; b < blocks; b++ {
 		a.kids = append(a.kids, buf[b*kidBlock:])
 	}
-	a.cur = buf
+	a.buf, a.off = buf, 0
 }
 
 // add creates a node with the given head and children and returns its ref.
 func (a *arena) add(head uint32, children []uint32) uint32 {
-	if len(children) > len(a.cur) {
+	if len(children) > len(a.buf)-a.off {
 		a.reserve(len(children))
 	}
 	r := a.newNode(node{head: head, start: a.nk})
-	copy(a.cur, children)
-	a.cur = a.cur[len(children):]
+	copy(a.buf[a.off:], children)
+	a.off += len(children)
 	a.nk += uint32(len(children))
 	return r
 }
@@ -394,15 +397,14 @@ func (a *arena) headSym(r uint32) uint32 {
 
 // reset empties the arena, keeping its first allocations for reuse.
 func (a *arena) reset() {
-	if len(a.nodes) > 0 {
+	if len(a.nodes) > 1 {
 		a.nodes = a.nodes[:1]
-		a.nodes[0] = a.nodes[0][:0]
 	}
 	a.nn = 0
 	if len(a.kids) > 0 {
 		first := a.kids[0][:cap(a.kids[0])]
 		a.kids = a.kids[:(len(first)+kidMask)/kidBlock]
-		a.cur = first
+		a.buf, a.off = first, 0
 	}
 	a.nk = 0
 }
