@@ -53,6 +53,7 @@ type parser struct {
 	opts *Options
 
 	scramble bool // the seed is not zero
+	blobs    bool // applications may be written out as blobs (not under -core)
 	ws       []uint32
 	frames   []frame
 
@@ -87,9 +88,11 @@ func (p *parser) next() {
 		return
 	}
 	if err := p.sc.next(); err != nil {
-		p.syntaxf(err.pos, "%s", err.msg)
+		p.scanFailed(err)
 	}
 }
+
+func (p *parser) scanFailed(err *scanErr) { p.syntaxf(err.pos, "%s", err.msg) }
 
 func (p *parser) kind() tokKind { return p.sc.kind }
 func (p *parser) pos() Position { return p.sc.position() }
@@ -994,7 +997,55 @@ func (p *parser) reduceApp(f *frame) {
 			}
 		}
 	}
+	if p.blobs && p.blob(f) {
+		return
+	}
 	p.push(p.reduceFrame(f, refParen))
+}
+
+// blobMax bounds the size of a blob: a blob is copied into the blob of each
+// enclosing application, so the bound keeps that copying linear.
+const blobMax = 256
+
+// blob writes out the application of frame f, whose draws are all made, as
+// a token stream when its head and arguments are leaves or blobs and it is
+// small. Nothing inside changes any more (an enclosing term only moves it as
+// a whole), so writing it now spares building its node and walking it
+// later. It reports whether it did.
+func (p *parser) blob(f *frame) bool {
+	kids := p.ws[int(f.base):]
+	a := &p.a
+	size := 2
+	for _, c := range kids {
+		switch {
+		case c&refLeaf != 0:
+			size += 3
+		case c&refBlob != 0:
+			size += int(a.blobs[c&^refBlob].n)
+		default:
+			return false
+		}
+	}
+	if size > blobMax {
+		return false
+	}
+	start := len(a.bb)
+	a.bb = append(a.bb, tokOpen)
+	for _, c := range kids {
+		if c&refLeaf != 0 {
+			a.bb = appendCode(a.bb, leafCode(c))
+			continue
+		}
+		b := a.blobs[c&^refBlob]
+		a.bb = append(a.bb, a.bb[b.off:b.off+b.n]...)
+	}
+	a.bb = append(a.bb, tokClose)
+	r := refBlob | uint32(len(a.blobs))
+	a.blobs = append(a.blobs, blob{off: uint32(start), n: uint32(len(a.bb) - start)})
+	p.ws = p.ws[:int(f.base)]
+	p.frames = p.frames[:len(p.frames)-1]
+	p.ws = append(p.ws, r)
+	return true
 }
 
 // opSym is the symbol that decides how an application with head h is
@@ -1101,7 +1152,7 @@ func (p *parser) namedAnnot(root uint32) string {
 	for len(stack) > 0 {
 		cur := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if cur&refLeaf != 0 {
+		if cur&(refLeaf|refBlob) != 0 {
 			continue
 		}
 		kids := p.a.children(cur)

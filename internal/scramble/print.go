@@ -16,8 +16,8 @@ type printer struct {
 	symOut []string // symbol -> how it prints as a name
 	byID   []uint32 // declaration id -> where its symbols start in idSyms
 	idSyms []uint32
-	named  int      // the last smtcompN given to an assert
-	sink   byte     // keeps the reads of touch
+	named  int  // the last smtcompN given to an assert
+	sink   byte // keeps the reads of touch
 }
 
 const flushAt = 64 << 10

@@ -118,6 +118,7 @@ func Scramble(w io.Writer, r io.Reader, file string, opts Options) (*Result, err
 		syms:     newSymtab(),
 		opts:     &opts,
 		scramble: opts.Seed != 0,
+		blobs:    opts.Core == nil,
 		rnd:      lcg{state: opts.Seed},
 	}
 	p.ser = serializer{keep: opts.Annot, syms: p.syms, a: &p.a}

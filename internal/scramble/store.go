@@ -87,15 +87,27 @@ func (z *serializer) sym(s uint32, name bool) {
 	if name {
 		c++
 	}
+	z.out = appendCode(z.out, c)
+}
+
+// leafCode is the token code of leaf ref r.
+func leafCode(r uint32) uint64 {
+	c := uint64(r&symMask)<<1 + 2
+	if r&refName != 0 {
+		c++
+	}
+	return c
+}
+
+// appendCode appends token code c.
+func appendCode(b []byte, c uint64) []byte {
 	if c < 0x80 {
-		z.out = append(z.out, byte(c))
-		return
+		return append(b, byte(c))
 	}
 	if c < 0x4000 {
-		z.out = append(z.out, byte(c)|0x80, byte(c>>7))
-		return
+		return append(b, byte(c)|0x80, byte(c>>7))
 	}
-	z.out = binary.AppendUvarint(z.out, c)
+	return binary.AppendUvarint(b, c)
 }
 
 // keepAnnot says whether the annotation node r is written, or only its term.
@@ -117,6 +129,10 @@ func (z *serializer) ref(r uint32) {
 		z.sym(r&symMask, r&refName != 0)
 		return
 	}
+	if r&refBlob != 0 {
+		z.out = append(z.out, z.a.blobBytes(r)...)
+		return
+	}
 	a := z.a
 	base := len(z.stack)
 	var kids []uint32
@@ -129,10 +145,14 @@ outer:
 		s := h & symMask
 		if s == symBang && !z.keepAnnot(r) {
 			r = a.children(r)[0]
-			if r&refLeaf == 0 {
+			switch {
+			case r&refLeaf != 0:
+				z.sym(r&symMask, r&refName != 0)
+			case r&refBlob != 0:
+				z.out = append(z.out, a.blobBytes(r)...)
+			default:
 				continue
 			}
-			z.sym(r&symMask, r&refName != 0)
 			kids, paren = nil, false
 		} else {
 			paren = h&refParen != 0
@@ -149,12 +169,17 @@ outer:
 			for i < len(kids) {
 				c := kids[i]
 				i++
-				if c&refLeaf == 0 {
-					z.stack = append(z.stack, pframe{kids: kids, i: i, paren: paren})
-					r = c
-					continue outer
+				if c&refLeaf != 0 {
+					z.sym(c&symMask, c&refName != 0)
+					continue
 				}
-				z.sym(c&symMask, c&refName != 0)
+				if c&refBlob != 0 {
+					z.out = append(z.out, a.blobBytes(c)...)
+					continue
+				}
+				z.stack = append(z.stack, pframe{kids: kids, i: i, paren: paren})
+				r = c
+				continue outer
 			}
 			if paren {
 				z.out = append(z.out, tokClose)

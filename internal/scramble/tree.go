@@ -17,6 +17,7 @@ import "encoding/binary"
 
 const (
 	refLeaf  = 1 << 31
+	refBlob  = 1 << 30 // not a leaf: a blob, a term already written out
 	refName  = 1 << 30 // a leaf that is a name; in a node head, the head is
 	refParen = 1 << 31 // in a node head: print parentheses
 	symMask  = 1<<30 - 1
@@ -294,6 +295,11 @@ func unquote(s string) string {
 // current one, the rest is skipped and an unused node marks where the
 // previous node's children end.
 type arena struct {
+	// blobs are applications already written out as token streams (see
+	// parser.blob); blob i is bb[blobs[i].off:][:blobs[i].n]
+	bb    []byte
+	blobs []blob
+
 	nodes [][]node // chunks; the first may be shorter than nodeChunk
 	nn    uint32   // nodes
 	kids  [][]uint32
@@ -392,11 +398,23 @@ func (a *arena) headSym(r uint32) uint32 {
 	if r&refLeaf != 0 {
 		return r & symMask
 	}
+	if r&refBlob != 0 {
+		return symNone
+	}
 	return a.node(r).head & symMask
+}
+
+type blob struct{ off, n uint32 }
+
+// blobBytes returns the token stream of blob ref r.
+func (a *arena) blobBytes(r uint32) []byte {
+	b := a.blobs[r&^refBlob]
+	return a.bb[b.off : b.off+b.n]
 }
 
 // reset empties the arena, keeping its first allocations for reuse.
 func (a *arena) reset() {
+	a.bb, a.blobs = a.bb[:0], a.blobs[:0]
 	if len(a.nodes) > 1 {
 		a.nodes = a.nodes[:1]
 	}
