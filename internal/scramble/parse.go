@@ -137,19 +137,26 @@ func (p *parser) numeral(what string) (uint32, int) {
 }
 
 // isReserved reports whether a simple symbol is one of the words the
-// official lexer turns into tokens of their own inside terms.
+// official lexer turns into tokens of their own: the binders and other
+// special words, and the command names. They cannot be used as symbols.
 func isReserved(b []byte) bool {
-	if len(b) == 0 || len(b) > 6 || !reservedStart[b[0]] {
+	if len(b) == 0 || len(b) > 22 || !reservedStart[b[0]] {
 		return false
 	}
 	switch string(b) {
-	case "!", "_", "as", "let", "forall", "exists", "match":
+	case "!", "_", "as", "let", "forall", "exists", "match",
+		"assert", "check-sat", "check-sat-assuming", "declare-const", "declare-datatype",
+		"declare-datatypes", "declare-fun", "declare-sort", "define-fun", "define-fun-rec",
+		"define-funs-rec", "define-sort", "echo", "exit", "get-assertions", "get-assignment",
+		"get-info", "get-model", "get-option", "get-proof", "get-unsat-assumptions",
+		"get-unsat-core", "get-value", "pop", "push", "reset", "reset-assertions",
+		"set-info", "set-logic", "set-option":
 		return true
 	}
 	return false
 }
 
-var reservedStart = [256]bool{'!': true, '_': true, 'a': true, 'l': true, 'f': true, 'e': true, 'm': true}
+var reservedStart = [256]bool{'!': true, '_': true, 'a': true, 'c': true, 'd': true, 'e': true, 'f': true, 'g': true, 'l': true, 'm': true, 'p': true, 'r': true, 's': true}
 
 // declare gives symbol s a declaration id unless its name has one.
 func (p *parser) declare(s uint32) {
@@ -280,8 +287,8 @@ func (p *parser) cmd() {
 		p.command(symDefineFun, nameLeaf(s), vars, sort, body)
 	case "declare-sort":
 		s := p.symbol("a sort name")
-		npos := p.pos()
 		num, n := p.numeral("the sort's arity")
+		npos := p.pos()
 		p.expect(tRParen)
 		if n != 0 {
 			p.rejectf(npos, "declare-sort with arity != 0")
@@ -320,8 +327,8 @@ func (p *parser) cmd() {
 				p.expected("'(' to start a sort declaration")
 			}
 			s := p.symbol("a sort name")
-			npos := p.pos()
 			num, n := p.numeral("the sort's arity")
+			npos := p.pos()
 			p.expect(tRParen)
 			if n != 0 {
 				p.rejectf(npos, "declare-datatypes contains a sort with arity != 0")
@@ -352,8 +359,8 @@ func (p *parser) cmd() {
 		p.expect(tRParen)
 		p.command(symExit)
 	case "push", "pop":
-		npos := p.pos()
 		_, n := p.numeral("the number of levels")
+		npos := p.pos()
 		p.expect(tRParen)
 		if n < 0 || n > 1<<20 {
 			p.rejectf(npos, "%s with too many levels", name)
@@ -776,6 +783,7 @@ func (p *parser) open() bool {
 				p.push(p.asRest())
 				return false
 			}
+			p.syntaxf(p.pos(), "expected a function symbol or a binder, found the reserved word '%s'", p.sc.tok())
 		}
 		p.frames = append(p.frames, frame{kind: fApp, base: int32(len(p.ws))})
 		p.ws = append(p.ws, nameLeaf(p.syms.intern(p.sc.tok())))

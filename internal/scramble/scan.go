@@ -275,6 +275,7 @@ func (s *scanner) nextSlow() *scanErr {
 	}
 	st := s.i
 	s.tokOff, s.tokLine, s.tokLineAt = s.base+int64(st), s.line, s.lineStart
+	s.kind, s.ts, s.te = tEOF, st, st
 	if st >= len(s.buf) {
 		s.kind, s.ts, s.te = tEOF, st, st
 		return nil

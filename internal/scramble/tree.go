@@ -384,11 +384,17 @@ func (a *arena) children(r uint32) []uint32 {
 	if r+1 < a.nn {
 		end = a.node(r + 1).start
 	}
+	if end == start {
+		return nil
+	}
 	return a.kids[start>>kidBits][start&kidMask : start&kidMask+end-start]
 }
 
 // kidsAt returns the n child refs from global index start.
 func (a *arena) kidsAt(start, n uint32) []uint32 {
+	if n == 0 {
+		return nil
+	}
 	return a.kids[start>>kidBits][start&kidMask : start&kidMask+n]
 }
 
