@@ -235,5 +235,3 @@ func printLogicSummary(io streams, bs []benchmark.Benchmark) error {
 	fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t\n", strings.ToUpper("all"), tot.sat, tot.unsat, tot.unknown, tot.incr, tot.n)
 	return tw.Flush()
 }
-
-

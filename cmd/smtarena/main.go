@@ -82,6 +82,7 @@ func newRootCmd(io streams) *cobra.Command {
 		newImportCmd(io),
 		newRandomCmd(io),
 		newSeedCmd(io),
+		newScrambleCmd(io),
 	)
 	return root
 }
