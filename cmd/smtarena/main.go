@@ -94,6 +94,7 @@ func newRootCmd(io streams) *cobra.Command {
 		newStatusCmd(io),
 		newTraceCmd(io),
 		newScoreCmd(io),
+		newScrambleCmd(io),
 	)
 	return root
 }

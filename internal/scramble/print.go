@@ -1,0 +1,179 @@
+package scramble
+
+import (
+	"encoding/binary"
+	"io"
+	"strconv"
+)
+
+// printer writes the stored commands, renaming names as it goes.
+type printer struct {
+	p      *parser
+	w      io.Writer
+	out    []byte
+	err    error
+	bound  uint32   // names with declaration ids below it are renamed
+	symOut []string // symbol -> how it prints as a name
+	byID   []uint32 // declaration id -> where its symbols start in idSyms
+	idSyms []uint32
+	named  int  // the last smtcompN given to an assert
+	sink   byte // keeps the reads of touch
+}
+
+const flushAt = 64 << 10
+
+func (pr *printer) flush() {
+	if pr.err == nil && len(pr.out) > 0 {
+		_, pr.err = pr.w.Write(pr.out)
+	}
+	pr.out = pr.out[:0]
+}
+
+func (pr *printer) str(s string) {
+	pr.out = append(pr.out, s...)
+	if len(pr.out) >= flushAt {
+		pr.flush()
+	}
+}
+
+// segment prepares the printing of the commands of seg: names declared
+// before its end are renamed. symOut holds the printed form of every symbol
+// as a name; it changes for the names declared since the previous segment.
+func (pr *printer) segment(seg segment) {
+	if !pr.p.scramble {
+		return
+	}
+	t := pr.p.syms
+	if pr.symOut == nil {
+		pr.symOut = append([]string(nil), t.text...)
+		// the symbols of each declaration id, in a counting sort
+		pr.byID = make([]uint32, t.nextID+1)
+		for _, n := range t.nameOf {
+			if id := t.nameID[n]; id != 0 {
+				pr.byID[id+1]++
+			}
+		}
+		for id := 1; id < len(pr.byID); id++ {
+			pr.byID[id] += pr.byID[id-1]
+		}
+		pr.idSyms = make([]uint32, pr.byID[len(pr.byID)-1])
+		fill := append([]uint32(nil), pr.byID...)
+		for s, n := range t.nameOf {
+			if id := t.nameID[n]; id != 0 {
+				pr.idSyms[fill[id]] = uint32(s)
+				fill[id]++
+			}
+		}
+	}
+	for id := pr.bound; id < seg.bound; id++ {
+		if id == 0 {
+			continue
+		}
+		name := "x" + strconv.FormatUint(uint64(pr.p.perm[id]), 10)
+		for _, s := range pr.idSyms[pr.byID[id]:pr.byID[id+1]] {
+			pr.symOut[s] = name
+		}
+	}
+	pr.bound = seg.bound
+}
+
+// bytes writes a stored command, putting in the spaces and looking up the
+// printed form of names.
+func (pr *printer) bytes(b []byte) {
+	symOut := pr.symOut
+	if !pr.p.scramble {
+		symOut = pr.p.syms.text
+	}
+	text := pr.p.syms.text
+	out := pr.out
+	open := true // no space at the start
+	for len(b) > 0 {
+		c := uint64(b[0])
+		switch {
+		case c < 0x80:
+			b = b[1:]
+		case len(b) > 1 && b[1] < 0x80:
+			c = c&0x7f | uint64(b[1])<<7
+			b = b[2:]
+		default:
+			var k int
+			c, k = binary.Uvarint(b)
+			b = b[k:]
+		}
+		switch {
+		case c == tokClose:
+			out = append(out, ')')
+			open = false
+			continue
+		case !open:
+			out = append(out, ' ')
+		}
+		if c == tokOpen {
+			out = append(out, '(')
+			open = true
+			continue
+		}
+		open = false
+		if c&1 != 0 {
+			out = append(out, symOut[(c-2)>>1]...)
+		} else {
+			out = append(out, text[(c-2)>>1]...)
+		}
+		if len(out) >= flushAt {
+			pr.out = out
+			pr.flush()
+			out = pr.out
+		}
+	}
+	pr.out = out
+}
+
+// command writes one command and its line break.
+func (pr *printer) command(c cmdRec) {
+	b := pr.p.data.get(c)
+	switch c.sym {
+	case symAssert:
+		if pr.p.opts.Track == UnsatCore {
+			pr.named++
+			pr.str("(assert (! ")
+			pr.bytes(b)
+			pr.str(" :named smtcomp")
+			pr.out = strconv.AppendInt(pr.out, int64(pr.named), 10)
+			pr.str("))\n")
+			return
+		}
+		pr.str("(assert ")
+		pr.bytes(b)
+		pr.str(")\n")
+		return
+	case symCheckSat:
+		pr.str("(check-sat)")
+		switch pr.p.opts.Track {
+		case UnsatCore:
+			pr.str("\n(get-unsat-core)")
+		case ModelValidation:
+			pr.str("\n(get-model)")
+		case Proof:
+			pr.str("\n(get-proof)")
+		}
+		pr.str("\n")
+		return
+	}
+	pr.bytes(b)
+	pr.str("\n")
+}
+
+// prefetch is how many commands ahead the printer touches the stored bytes:
+// after shuffling, consecutive commands lie far apart in memory, and reading
+// ahead lets the processor fetch them while it copies the current one.
+const prefetch = 4
+
+// touch reads the cache lines of a stored command.
+func (pr *printer) touch(c cmdRec) {
+	b := pr.p.data.get(c)
+	var x byte
+	for i := 0; i < len(b) && i < 256; i += 64 {
+		x += b[i]
+	}
+	pr.sink += x
+}
