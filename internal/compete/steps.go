@@ -13,6 +13,7 @@ import (
 	"github.com/smtarena/smtarena/internal/benchmark"
 	"github.com/smtarena/smtarena/internal/library"
 	"github.com/smtarena/smtarena/internal/sandbox"
+	"github.com/smtarena/smtarena/internal/scramble"
 	"github.com/smtarena/smtarena/internal/selection"
 	"github.com/smtarena/smtarena/internal/smtlib"
 	"github.com/smtarena/smtarena/internal/store"
@@ -133,14 +134,20 @@ func (p *Prepared) prepareInput(t benchmark.Track, b benchmark.Benchmark, keep i
 			expected = strings.Join(exp[:keep], " ")
 		}
 	}
+	// Scramble as the official scrambler does for the track, with the
+	// competition's seed (the 2022 setting: -term_annot pattern). An
+	// incremental script gets its expected answers in front.
+	opts := scramble.Options{Seed: uint64(p.Seed), Annot: scramble.AnnotPattern, Track: scrambleTrack(t)}
 	var out bytes.Buffer
 	if t == benchmark.Incremental {
 		for _, a := range strings.Fields(expected) {
 			out.WriteString(a + "\n")
 		}
-		out.WriteString("--- BENCHMARK BEGINS HERE ---\n")
+		out.WriteString(scramble.StatusHeaderEnd + "\n")
 	}
-	out.Write(data)
+	if _, err := scramble.Scramble(&out, bytes.NewReader(data), src, opts); err != nil {
+		return "", "", fmt.Errorf("scramble: %w", err)
+	}
 	tmp := dst + ".tmp"
 	if err := os.WriteFile(tmp, out.Bytes(), 0o644); err != nil {
 		return "", "", err
@@ -189,4 +196,14 @@ func (r *runner) runIncremental(ctx context.Context, slot int, p store.Pair, ts 
 	res.Answer = fmt.Sprintf("%d/%d", solved, tr.Queries)
 	res.CPU, res.Wall, res.MemoryMB = sr.CPU.Seconds(), sr.Wall.Seconds(), float64(sr.PeakMemoryBytes)/(1<<20)
 	return res, nil
+}
+
+// scrambleTrack maps a track to the scrambler's settings for it; parallel
+// and cloud get single-query's.
+func scrambleTrack(t benchmark.Track) scramble.Track {
+	if st, err := scramble.ParseTrack(string(t)); err == nil {
+		return st
+	}
+	st, _ := scramble.ParseTrack(string(benchmark.SingleQuery))
+	return st
 }
