@@ -1,0 +1,198 @@
+package trace
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/smtarena/smtarena/internal/sandbox"
+)
+
+// incrementalLIA generates an incremental QF_LIA script in the official
+// format: 2,600 commands, 600 of them check-sat in push/assert/check-sat/pop
+// blocks, each answer known by construction. It returns the file's text.
+func incrementalLIA(seed int64) string {
+	const vars, blocks, extra = 10, 600, 179
+	r := rand.New(rand.NewSource(seed))
+	var script strings.Builder
+	var answers []string
+	script.WriteString("(set-logic QF_LIA)\n")
+	for i := 0; i < vars; i++ {
+		fmt.Fprintf(&script, "(declare-fun x%d () Int)\n", i)
+	}
+	for i := 0; i < vars; i++ {
+		fmt.Fprintf(&script, "(assert (and (<= 0 x%d) (<= x%d 1000)))\n", i, i)
+	}
+	for b := 0; b < blocks; b++ {
+		j, k := r.Intn(vars), r.Intn(vars-1)
+		if k >= j {
+			k++
+		}
+		lo, hi, c := r.Intn(1100)-50, r.Intn(1100)-50, r.Intn(2100)-50
+		// sat iff some xj in [lo, hi] ∩ [0, 1000] has c - xj in [0, 1000].
+		a := "unsat"
+		if max(lo, 0, c-1000) <= min(hi, 1000, c) {
+			a = "sat"
+		}
+		answers = append(answers, a)
+		fmt.Fprintf(&script, "(push 1)\n(assert (and (>= x%d %d) (<= x%d %d) (= (+ x%d x%d) %d)))\n(check-sat)\n(pop 1)\n",
+			j, lo, j, hi, j, k, c)
+		if b < extra {
+			fmt.Fprintf(&script, "(assert (>= x%d 0))\n", b%vars)
+		}
+	}
+	script.WriteString("(exit)\n")
+	return strings.Join(answers, "\n") + "\n" + Header + "\n" + script.String()
+}
+
+// TestIncrementalLIA checks the generator: its counts, and z3's answers.
+func TestIncrementalLIA(t *testing.T) {
+	in := Parse([]byte(incrementalLIA(1)))
+	if len(in.Expected) != 600 {
+		t.Fatalf("%d expected answers", len(in.Expected))
+	}
+	sp := NewSplitter(in.Script())
+	n, checks := 0, 0
+	for c, err := sp.Next(); err == nil; c, err = sp.Next() {
+		n++
+		if c.CheckSat {
+			checks++
+		}
+	}
+	if n != 2600+1 || checks != 600 { // with the final (exit)
+		t.Errorf("%d commands, %d check-sat", n, checks)
+	}
+}
+
+func benchInput(b *testing.B) string {
+	if _, err := exec.LookPath("z3"); err != nil {
+		b.Skip("needs z3")
+	}
+	p := filepath.Join(b.TempDir(), "lia.smt2")
+	if err := os.WriteFile(p, []byte(incrementalLIA(1)), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return p
+}
+
+func medianOf(d []time.Duration) time.Duration {
+	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+	return d[len(d)/2]
+}
+
+// BenchmarkTraceExec: wall time of the trace executor on a 2,600-command
+// incremental QF_LIA script with 600 check-sat answered by z3 (z3 -in), from
+// the start of the solver to its exit. The official C executor takes about
+// 50 ms for this here (quoted from issue 6: its source cannot be fetched
+// into this sandbox to build it side by side). The sub-benchmarks: plain
+// pipes as smtarena trace-exec runs by default; the same recording every
+// answer's CPU time from /proc (--times); the sandbox (--sandbox, root);
+// the smtarena binary as a user runs it (bin/smtarena, built by make
+// build); and z3 reading the whole script at once, no executor at all: the
+// floor.
+func BenchmarkTraceExec(b *testing.B) {
+	bench := benchInput(b)
+	run := func(b *testing.B, start func() Conn) {
+		var walls, cpus []time.Duration
+		for i := 0; i < b.N; i++ {
+			in, err := Open(bench)
+			if err != nil {
+				b.Fatal(err)
+			}
+			c0 := selfCPU()
+			t0 := time.Now()
+			res := Run(start(), in, Options{})
+			walls = append(walls, time.Since(t0))
+			cpus = append(cpus, selfCPU()-c0)
+			in.Close()
+			if res.Status != Done || len(res.Answers) != 600 || res.Solver.Reason != sandbox.Completed {
+				b.Fatalf("%s %q after %d answers, solver %s", res.Status, res.Message, len(res.Answers), res.Solver.Reason)
+			}
+		}
+		b.ReportMetric(float64(medianOf(walls))/1e6, "ms-wall")
+		b.ReportMetric(float64(medianOf(cpus))/1e6, "ms-executor-cpu")
+		b.ReportMetric(50, "ms-official(quoted)")
+	}
+	z3 := []string{"z3", "-in"}
+	b.Run("exec", func(b *testing.B) {
+		run(b, func() Conn {
+			c, err := StartExec(context.Background(), z3, ExecOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			return c
+		})
+	})
+	b.Run("exec-times", func(b *testing.B) {
+		run(b, func() Conn {
+			c, err := StartExec(context.Background(), z3, ExecOptions{MeasureCPU: true})
+			if err != nil {
+				b.Fatal(err)
+			}
+			return c
+		})
+	})
+	b.Run("sandbox", func(b *testing.B) {
+		if os.Geteuid() != 0 {
+			b.Skip("needs root")
+		}
+		run(b, func() Conn {
+			c, err := StartSandbox(context.Background(), z3, sandbox.Spec{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			return c
+		})
+	})
+	b.Run("cli", func(b *testing.B) {
+		bin, _ := filepath.Abs("../../bin/smtarena")
+		if _, err := os.Stat(bin); err != nil {
+			b.Skip("needs bin/smtarena (make build)")
+		}
+		var walls []time.Duration
+		for i := 0; i < b.N; i++ {
+			t0 := time.Now()
+			out, err := exec.Command(bin, "trace-exec", bench, "--", "z3", "-in").Output()
+			walls = append(walls, time.Since(t0))
+			if err != nil || strings.Count(string(out), "\n") != 600 {
+				b.Fatalf("%v: %d lines", err, strings.Count(string(out), "\n"))
+			}
+		}
+		b.ReportMetric(float64(medianOf(walls))/1e6, "ms-wall")
+		b.ReportMetric(50, "ms-official(quoted)")
+	})
+	b.Run("z3-alone", func(b *testing.B) {
+		data, _ := os.ReadFile(bench)
+		_, script, _ := strings.Cut(string(data), Header+"\n")
+		p := filepath.Join(b.TempDir(), "script.smt2")
+		if err := os.WriteFile(p, []byte("(set-option :print-success true)\n"+script), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		var walls []time.Duration
+		for i := 0; i < b.N; i++ {
+			t0 := time.Now()
+			if err := exec.Command("z3", p).Run(); err != nil {
+				b.Fatal(err)
+			}
+			walls = append(walls, time.Since(t0))
+		}
+		b.ReportMetric(float64(medianOf(walls))/1e6, "ms-wall")
+	})
+}
+
+// selfCPU is the CPU time this process has used (the executor's own work:
+// the solver's is not in it until it is waited for, and is then counted in
+// RUSAGE_CHILDREN, not here).
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
