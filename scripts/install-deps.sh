@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # Installs what `make test` and `make demo` need on Debian 12, as root:
-# the real solvers the tests and the demo run. Already-installed tools are
+# the real solvers the tests and the demo run, gcc (the C random() reference)
+# and PostgreSQL (the store's conformance tests start their own server). Already-installed tools are
 # left alone, so a second run costs nothing.
 set -euo pipefail
 need=()
-for tool in z3 cvc4 cvc5 boolector; do
+for tool in z3 cvc4 cvc5 boolector gcc; do
   command -v "$tool" >/dev/null 2>&1 || need+=("$tool")
 done
+# The store's conformance tests start their own PostgreSQL server.
+if ! command -v initdb >/dev/null 2>&1 && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  need+=(postgresql)
+fi
 if [ ${#need[@]} -eq 0 ]; then exit 0; fi
 if [ "$(id -u)" -ne 0 ]; then
   echo "install-deps: missing ${need[*]}; run as root (or install them) to get every test to run" >&2
