@@ -1,8 +1,12 @@
 package main
 
 import (
+	"os"
+	"strings"
+
 	"context"
 	"fmt"
+	"github.com/smtarena/smtarena/internal/config"
 
 	"github.com/smtarena/smtarena/internal/library"
 	"github.com/smtarena/smtarena/internal/store"
@@ -16,12 +20,14 @@ type ImportOptions struct {
 	Track       string
 	Competition string
 	Solver      string
+	Dir         string // submission: where its archive is unpacked
+	Into        string // submission: the competition.toml to add it to
 }
 
 func newImportCmd(io streams) *cobra.Command {
 	var opts ImportOptions
 	cmd := &cobra.Command{
-		Use:   "import [--db DSN] [--year Y] [--track T] [starexec-csv|smtcomp-json|aws-csv] FILE...",
+		Use:   "import [--db DSN] [--year Y] [--track T] [starexec-csv|smtcomp-json|aws-csv|submission] FILE...",
 		Short: "Import official SMT-COMP results into the store",
 		Long: `Read the official per-pair results that SMT-COMP publishes into the same
 results table that runs write, so that selection can drop benchmarks solved by
@@ -34,13 +40,20 @@ all solvers in earlier years and scoring can re-score them. Formats:
                 track, solver, file, result, cpu_time, wallclock_time,
                 memory_usage, nb_answers
   aws-csv       the cloud and parallel tracks' AWS results (2022, 2023)
+  submission    an entrant's registration (SMT-COMP's submissions/*.json:
+                name, contributors, command, solver_type, participations,
+                seed, competitive): printed as a [[solvers]] entry of a
+                competition definition, or added to --into competition.toml;
+                --dir is where its archive is unpacked (commands are relative
+                to it)
 
 The year and track come from the file's path and name (e.g. 2019/.../
 Unsat_Core_Track.csv.tar.xz) unless given. Importing a file again adds nothing
 twice.`,
 		Example: `  smtarena import ../shared/official-results/2019/results/*.csv.tar.xz
   smtarena import smtcomp-json results-sq-2024.json.gz
-  smtarena import --track parallel aws-csv 2022/raw-results-parallel.csv`,
+  smtarena import --track parallel aws-csv 2022/raw-results-parallel.csv
+  smtarena import submission --dir solvers/cvc5 --into competition.toml cvc5.json`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runImport(cmd.Context(), opts, args, io)
@@ -51,10 +64,15 @@ twice.`,
 	cmd.Flags().StringVar(&opts.Track, "track", "", "track (default: from the file name)")
 	cmd.Flags().StringVar(&opts.Competition, "competition", "", `competition name (default "SMT-COMP YEAR")`)
 	cmd.Flags().StringVar(&opts.Solver, "solver", "", "aws-csv: the solver of a raw per-solver file (default: from its name)")
+	cmd.Flags().StringVar(&opts.Dir, "dir", "", "submission: the directory its archive is unpacked in")
+	cmd.Flags().StringVar(&opts.Into, "into", "", "submission: append the solver to this competition.toml (checked after)")
 	return cmd
 }
 
 func runImport(ctx context.Context, opts ImportOptions, args []string, io streams) error {
+	if len(args) > 0 && args[0] == "submission" {
+		return importSubmissions(opts, args[1:], io)
+	}
 	st, err := store.Open(ctx, opts.DB)
 	if err != nil {
 		return err
@@ -71,5 +89,49 @@ func runImport(ctx context.Context, opts ImportOptions, args []string, io stream
 			return err
 		}
 	}
+	return nil
+}
+
+// importSubmissions turns submission JSON files into [[solvers]] entries.
+func importSubmissions(opts ImportOptions, files []string, io streams) error {
+	if len(files) == 0 {
+		return fmt.Errorf("import submission: no file given")
+	}
+	var out strings.Builder
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		s, seed, err := config.ParseSubmission(f, data, opts.Dir)
+		if err != nil {
+			return err
+		}
+		entry, err := config.SolverTOML(s, seed)
+		if err != nil {
+			return err
+		}
+		out.WriteString("\n" + entry)
+	}
+	if opts.Into == "" {
+		_, err := io.out.Write([]byte(strings.TrimPrefix(out.String(), "\n")))
+		return err
+	}
+	old, err := os.ReadFile(opts.Into)
+	if err != nil {
+		return err
+	}
+	tmp := opts.Into + ".tmp"
+	if err := os.WriteFile(tmp, append(old, out.String()...), 0o644); err != nil {
+		return err
+	}
+	if _, err := config.Load(tmp); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("%s would not be a valid definition: %w", opts.Into, err)
+	}
+	if err := os.Rename(tmp, opts.Into); err != nil {
+		return err
+	}
+	fmt.Fprintf(io.out, "added %d solvers to %s\n", len(files), opts.Into)
 	return nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -80,5 +81,30 @@ func TestSelectCLI(t *testing.T) {
 	}
 	if code, _, errs := runCLI(t, "", "select", "--db", db, "--rules", "2014", "--track", "proof"); code != 2 || errs == "" {
 		t.Errorf("2014 proof: %d %s", code, errs)
+	}
+}
+
+func TestImportSubmission(t *testing.T) {
+	dir := t.TempDir()
+	sub := filepath.Join(dir, "z3.json")
+	os.WriteFile(sub, []byte(`{"name": "z3x", "contributors": ["A"], "command": ["z3"], "solver_type": "Standalone",
+ "participations": [{"tracks": ["SingleQuery"], "logics": ["QF_UF"]}], "seed": 44}`), 0o644)
+	def := filepath.Join(dir, "c.toml")
+	os.WriteFile(def, []byte("name = \"c\"\nrules = 2022\n[seed]\nvalue = 1\n[tracks.single-query]\ncpu_limit = 10\n"+
+		"[[solvers]]\nname = \"z3\"\ntracks = [\"single-query\"]\nlogics = [\"QF_UF\"]\ncommand = [\"z3\"]\n"), 0o644)
+	code, out, errs := runCLI(t, "", "import", "submission", "--into", def, sub)
+	if code != 0 || !strings.Contains(out, "added 1 solvers") {
+		t.Fatalf("%d %s %s", code, out, errs)
+	}
+	b, _ := os.ReadFile(def)
+	if !strings.Contains(string(b), `name = "z3x"`) {
+		t.Errorf("definition:\n%s", b)
+	}
+	// Adding it again would define z3x twice: refused, the file unchanged.
+	if code, _, errs := runCLI(t, "", "import", "submission", "--into", def, sub); code != 2 || !strings.Contains(errs, "defined twice") {
+		t.Errorf("second add: %d %s", code, errs)
+	}
+	if b2, _ := os.ReadFile(def); string(b2) != string(b) {
+		t.Error("a refused import changed the definition")
 	}
 }

@@ -82,3 +82,54 @@ func TestDivisions(t *testing.T) {
 		t.Errorf("2018: %v", d)
 	}
 }
+
+func TestParseSubmission(t *testing.T) {
+	src := `{
+  "name": "cvc5",
+  "contributors": ["Haniel Barbosa", {"name": "Clark Barrett", "website": "x"}],
+  "contacts": ["Daniel Larraz <d@x>"],
+  "archive": {"url": "https://example.org/cvc5.zip", "h": {"sha256": "ce"}},
+  "website": "https://cvc5.github.io/",
+  "system_description": "https://example.org/cvc5.pdf",
+  "command": ["bin/starexec_run_sq"],
+  "solver_type": "Standalone",
+  "participations": [
+    {"tracks": ["SingleQuery"], "logics": "QF_.*"},
+    {"tracks": ["Incremental"], "logics": ["QF_LIA"], "command": ["bin/smtcomp_run_incremental"]},
+    {"tracks": ["UnsatCore"], "divisions": ["QF_Equality"]}
+  ],
+  "seed": 44
+}`
+	s, seed, err := ParseSubmission("cvc5.json", []byte(src), "/opt/cvc5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Name != "cvc5" || s.Team != "Haniel Barbosa, Clark Barrett" || seed != "44" || s.Type != "standalone" ||
+		strings.Join(s.Command, " ") != "/opt/cvc5/bin/starexec_run_sq" ||
+		strings.Join(s.IncrementalCommand, " ") != "/opt/cvc5/bin/smtcomp_run_incremental" ||
+		strings.Join(s.Tracks, ",") != "incremental,single-query,unsat-core" ||
+		strings.Join(s.Logics, ",") != "QF_.*,QF_AX,QF_LIA,QF_UF" {
+		t.Errorf("%+v seed %s", s, seed)
+	}
+	out, err := SolverTOML(s, seed)
+	if err != nil || !strings.Contains(out, "[[solvers]]") || !strings.Contains(out, `name = "cvc5"`) {
+		t.Errorf("%v\n%s", err, out)
+	}
+	// The entry reads back as a definition's solver.
+	def := "name = \"c\"\nrules = 2022\n[seed]\nvalue = 1\n[tracks.single-query]\ncpu_limit = 10\n" + out
+	c, err := load(t, def)
+	if err != nil || !c.Solvers[0].Supports(benchmark.SingleQuery, "QF_LRA") || !c.Solvers[0].Supports(benchmark.UnsatCore, "QF_AX") {
+		t.Errorf("round trip: %v", err)
+	}
+	for bad, want := range map[string]string{
+		`{"name": "x"}`: "no participations",
+		`{"name": "x", "command": ["a"], "participations": [{"tracks": ["Sprint"]}]}`: "unknown track",
+		`{"name": "x", "command": ["a"], "participations": [{"tracks": ["SingleQuery"], "logics": 3}]}`: "regular expression or a list",
+		`{"name": "x", "command": ["a"], "seed": -1, "participations": [{"tracks": ["SingleQuery"], "logics": ".*"}]}`: "seed",
+		`{"name": `: "cvc5.json",
+	} {
+		if _, _, err := ParseSubmission("cvc5.json", []byte(bad), ""); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: want %q, got %v", bad, want, err)
+		}
+	}
+}
