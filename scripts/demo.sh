@@ -12,9 +12,9 @@ mkdir -p "$out"
 
 step() { printf '\n== %s\n' "$*"; }
 
-step "generate a benchmark library (seed 7, medium size) into $out/library"
+step "generate a benchmark library (seed 7, small size; --size medium takes minutes) into $out/library"
 rm -rf "$out/library" "$out/work"
-$bin generate --out "$out/library" --seed 7 --size medium
+$bin generate --out "$out/library" --seed 7 --size small
 $bin index --db "$out/work/smtarena.db" -q "$out/library"
 $bin benchmarks --db "$out/work/smtarena.db" | tail -n 12
 
