@@ -8,9 +8,11 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/smtarena/smtarena/internal/benchmark"
+	"github.com/smtarena/smtarena/internal/crand"
 	"github.com/smtarena/smtarena/internal/library"
 	"github.com/smtarena/smtarena/internal/sandbox"
 	"github.com/smtarena/smtarena/internal/scramble"
@@ -35,8 +37,15 @@ func selectFor(ctx context.Context, p *Prepared, t benchmark.Track, bs []benchma
 	rules := p.Def.Rules
 	sel, err := selection.Select(cands, selection.Options{Rules: rules, Track: t, Seed: p.Seed})
 	if errors.Is(err, errors.ErrUnsupported) {
-		log.Info("the rules leave this track's selection to the organisers: taking every eligible benchmark", "track", t)
-		return bs, nil, nil
+		// 2022 §5.6/5.7: "400 instances will be chosen such that their run
+		// times are sufficiently high based on our estimation".
+		n := p.Def.Tracks[string(t)].Count
+		if n <= 0 {
+			n = 400
+		}
+		hard := hardest(cands, n, p.Seed)
+		log.Info("selected the hardest benchmarks by prior results", "track", t, "eligible", len(bs), "selected", len(hard))
+		return hard, nil, nil
 	}
 	if err != nil {
 		return nil, nil, err
@@ -206,4 +215,58 @@ func scrambleTrack(t benchmark.Track) scramble.Track {
 	}
 	st, _ := scramble.ParseTrack(string(benchmark.SingleQuery))
 	return st
+}
+
+// hardest picks the n benchmarks with the highest estimated run time, the
+// estimate being what earlier years say: never solved (though run) is
+// hardest, then no earlier result at all, then the slowest time of the
+// fastest solver. Ties are broken by a seeded shuffle of the path order.
+func hardest(cands []selection.Candidate, n int, seed uint32) []benchmark.Benchmark {
+	type scored struct {
+		b       benchmark.Benchmark
+		rank    int
+		minTime float64
+	}
+	xs := make([]scored, len(cands))
+	for i, c := range cands {
+		x := scored{b: c.Benchmark, rank: 1}
+		if len(c.Prior) > 0 {
+			solved := false
+			best := -1.0
+			for _, pr := range c.Prior {
+				if pr.SolvedBy > 0 {
+					solved = true
+					if best < 0 || pr.MinTime < best {
+						best = pr.MinTime
+					}
+				}
+			}
+			if solved {
+				x.rank, x.minTime = 2, best
+			} else {
+				x.rank = 0
+			}
+		}
+		xs[i] = x
+	}
+	sort.Slice(xs, func(i, j int) bool { return xs[i].b.Path < xs[j].b.Path })
+	r := crand.New(seed)
+	for i := len(xs) - 1; i > 0; i-- {
+		j := int(r.Random()) % (i + 1)
+		xs[i], xs[j] = xs[j], xs[i]
+	}
+	sort.SliceStable(xs, func(i, j int) bool {
+		if xs[i].rank != xs[j].rank {
+			return xs[i].rank < xs[j].rank
+		}
+		return xs[i].minTime > xs[j].minTime
+	})
+	if n > len(xs) {
+		n = len(xs)
+	}
+	out := make([]benchmark.Benchmark, n)
+	for i := range out {
+		out[i] = xs[i].b
+	}
+	return out
 }

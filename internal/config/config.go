@@ -51,6 +51,9 @@ type Track struct {
 	Logics []string `toml:"logics"`
 	// Protocol is the termination protocol: "2022" or "2005".
 	Protocol string `toml:"protocol"`
+	// Count is how many benchmarks the parallel and cloud tracks take
+	// (2022: 400, the hardest by the organisers' estimate).
+	Count int `toml:"count"`
 }
 
 // Solver is one entrant (or an organisers' reference solver).
