@@ -28,7 +28,7 @@ step "run the competition (examples/demo.toml): select, prepare, run every pair 
 $bin compete examples/demo.toml
 
 step "scores by the 2022 rules (one division shown; --format csv|json|yaml for the rest)"
-$bin score --config examples/demo.toml --db "$out/work/smtarena.db" --rules 2022 --track single-query --time-limit 15 --division QF_LinearIntArith
+$bin score --config examples/demo.toml --db "$out/work/smtarena.db" --rules 2022 --track single-query --division QF_LinearIntArith
 
 step "progress and results as the store holds them"
 $bin status examples/demo.toml

@@ -139,6 +139,18 @@ func runScore(ctx context.Context, opts ScoreOptions, io streams) error {
 	if year == 0 {
 		year = opts.Rules
 	}
+	if opts.TimeLimit == 0 && opts.Config != "" {
+		// T is the track's limit in the definition: its wall limit, else
+		// its CPU limit.
+		if def, err := config.Load(opts.Config); err == nil {
+			tc := def.Tracks[string(track)]
+			if tc.WallLimit.Duration > 0 {
+				opts.TimeLimit = tc.WallLimit.Seconds()
+			} else {
+				opts.TimeLimit = tc.CPULimit.Seconds()
+			}
+		}
+	}
 	so := score.Options{Rules: opts.Rules, Year: year, Track: track, Compat: compat, TimeLimit: opts.TimeLimit, Cores: opts.Cores, Solvers: reg}
 	if opts.Solvers != "" {
 		f, err := os.Open(opts.Solvers)
