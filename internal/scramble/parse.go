@@ -1,6 +1,7 @@
 package scramble
 
 import (
+	"encoding/binary"
 	"fmt"
 	"strconv"
 	"strings"
@@ -1023,33 +1024,37 @@ const blobMax = 256
 func (p *parser) blob(f *frame) bool {
 	kids := p.ws[int(f.base):]
 	a := &p.a
-	size := 2
-	for _, c := range kids {
-		switch {
-		case c&refLeaf != 0:
-			size += 3
-		case c&refBlob != 0:
-			size += int(a.blobs[c&^refBlob].n)
-		default:
-			return false
-		}
-	}
-	if size > blobMax {
-		return false
-	}
-	start := len(a.bb)
-	a.bb = append(a.bb, tokOpen)
+	bb := a.bb
+	start := len(bb)
+	bb = append(bb, tokOpen)
 	for _, c := range kids {
 		if c&refLeaf != 0 {
-			a.bb = appendCode(a.bb, leafCode(c))
+			code := uint32(c&symMask)<<1 + 2 + (c&refName)>>30
+			switch {
+			case code < 0x80:
+				bb = append(bb, byte(code))
+			case code < 0x4000:
+				bb = append(bb, byte(code)|0x80, byte(code>>7))
+			default:
+				bb = binary.AppendUvarint(bb, uint64(code))
+			}
 			continue
 		}
+		if c&refBlob == 0 {
+			a.bb = bb[:start]
+			return false
+		}
 		b := a.blobs[c&^refBlob]
-		a.bb = append(a.bb, a.bb[b.off:b.off+b.n]...)
+		bb = append(bb, bb[b.off:b.off+b.n]...)
 	}
-	a.bb = append(a.bb, tokClose)
+	bb = append(bb, tokClose)
+	if len(bb)-start > blobMax {
+		a.bb = bb[:start]
+		return false
+	}
+	a.bb = bb
 	r := refBlob | uint32(len(a.blobs))
-	a.blobs = append(a.blobs, blob{off: uint32(start), n: uint32(len(a.bb) - start)})
+	a.blobs = append(a.blobs, blob{off: uint32(start), n: uint32(len(bb) - start)})
 	p.ws = p.ws[:int(f.base)]
 	p.frames = p.frames[:len(p.frames)-1]
 	p.ws = append(p.ws, r)

@@ -87,25 +87,25 @@ func (pr *printer) bytes(b []byte) {
 	text := pr.p.syms.text
 	out := pr.out
 	open := true // no space at the start
-	for len(b) > 0 {
-		c := uint64(b[0])
-		switch {
-		case c < 0x80:
-			b = b[1:]
-		case len(b) > 1 && b[1] < 0x80:
-			c = c&0x7f | uint64(b[1])<<7
-			b = b[2:]
-		default:
-			var k int
-			c, k = binary.Uvarint(b)
-			b = b[k:]
+	for i := 0; i < len(b); {
+		c := uint32(b[i])
+		i++
+		if c >= 0x80 {
+			if i < len(b) && b[i] < 0x80 {
+				c = c&0x7f | uint32(b[i])<<7
+				i++
+			} else {
+				v, k := binary.Uvarint(b[i-1:])
+				c = uint32(v)
+				i += k - 1
+			}
 		}
-		switch {
-		case c == tokClose:
+		if c == tokClose {
 			out = append(out, ')')
 			open = false
 			continue
-		case !open:
+		}
+		if !open {
 			out = append(out, ' ')
 		}
 		if c == tokOpen {
