@@ -700,7 +700,11 @@ func (p *parser) skipSexpr() {
 // term reads a term.
 func (p *parser) term() uint32 {
 	depth := len(p.frames)
-	p.next()
+	if p.back {
+		p.back = false
+	} else if err := p.sc.next(); err != nil {
+		p.scanFailed(err)
+	}
 	for {
 		// the current token starts a term
 		want := false
@@ -720,7 +724,11 @@ func (p *parser) term() uint32 {
 			p.expected("a term")
 		}
 		if want {
-			p.next()
+			if p.back {
+				p.back = false
+			} else if err := p.sc.next(); err != nil {
+				p.scanFailed(err)
+			}
 			continue
 		}
 		// a term is complete: let the innermost frame go on
@@ -732,7 +740,11 @@ func (p *parser) term() uint32 {
 			}
 			f := &p.frames[len(p.frames)-1]
 			if f.kind == fApp {
-				p.next()
+				if p.back {
+					p.back = false
+				} else if err := p.sc.next(); err != nil {
+					p.scanFailed(err)
+				}
 				if p.sc.kind != tRParen {
 					break // the token starts the next argument
 				}
@@ -740,7 +752,11 @@ func (p *parser) term() uint32 {
 				continue
 			}
 			if p.resume() {
-				p.next()
+				if p.back {
+					p.back = false
+				} else if err := p.sc.next(); err != nil {
+					p.scanFailed(err)
+				}
 				break
 			}
 		}
