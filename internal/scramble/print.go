@@ -14,6 +14,8 @@ type printer struct {
 	err    error
 	bound  uint32   // names with declaration ids below it are renamed
 	symOut []string // symbol -> how it prints as a name
+	spOut  []string // the same after a space
+	tabs   [4][]string
 	byID   []uint32 // declaration id -> where its symbols start in idSyms
 	idSyms []uint32
 	named  int  // the last smtcompN given to an assert
@@ -40,12 +42,22 @@ func (pr *printer) str(s string) {
 // before its end are renamed. symOut holds the printed form of every symbol
 // as a name; it changes for the names declared since the previous segment.
 func (pr *printer) segment(seg segment) {
+	t := pr.p.syms
+	if pr.tabs[0] == nil {
+		pr.tabs[0] = t.text
+		pr.tabs[2] = make([]string, len(t.text))
+		for s, x := range t.text {
+			pr.tabs[2][s] = " " + x
+		}
+		pr.tabs[1], pr.tabs[3] = pr.tabs[0], pr.tabs[2]
+	}
 	if !pr.p.scramble {
 		return
 	}
-	t := pr.p.syms
 	if pr.symOut == nil {
 		pr.symOut = append([]string(nil), t.text...)
+		pr.spOut = append([]string(nil), pr.tabs[2]...)
+		pr.tabs[1], pr.tabs[3] = pr.symOut, pr.spOut
 		// the symbols of each declaration id, in a counting sort
 		pr.byID = make([]uint32, t.nextID+1)
 		for _, n := range t.nameOf {
@@ -72,6 +84,7 @@ func (pr *printer) segment(seg segment) {
 		name := "x" + strconv.FormatUint(uint64(pr.p.perm[id]), 10)
 		for _, s := range pr.idSyms[pr.byID[id]:pr.byID[id+1]] {
 			pr.symOut[s] = name
+			pr.spOut[s] = " " + name
 		}
 	}
 	pr.bound = seg.bound
@@ -80,13 +93,11 @@ func (pr *printer) segment(seg segment) {
 // bytes writes a stored command, putting in the spaces and looking up the
 // printed form of names.
 func (pr *printer) bytes(b []byte) {
-	symOut := pr.symOut
-	if !pr.p.scramble {
-		symOut = pr.p.syms.text
-	}
-	text := pr.p.syms.text
+	// tabs[k] gives the printed form of symbols: k&1 for a name (renamed),
+	// k&2 with the space that goes before it
+	tabs := &pr.tabs
 	out := pr.out
-	open := true // no space at the start
+	sp := 0 // 2 when a space goes before the next token
 	for i := 0; i < len(b); {
 		c := uint32(b[i])
 		i++
@@ -100,29 +111,25 @@ func (pr *printer) bytes(b []byte) {
 				i += k - 1
 			}
 		}
-		if c == tokClose {
+		switch c {
+		case tokClose:
 			out = append(out, ')')
-			open = false
-			continue
-		}
-		if !open {
-			out = append(out, ' ')
-		}
-		if c == tokOpen {
-			out = append(out, '(')
-			open = true
-			continue
-		}
-		open = false
-		if c&1 != 0 {
-			out = append(out, symOut[(c-2)>>1]...)
-		} else {
-			out = append(out, text[(c-2)>>1]...)
-		}
-		if len(out) >= flushAt {
-			pr.out = out
-			pr.flush()
-			out = pr.out
+			sp = 2
+		case tokOpen:
+			if sp != 0 {
+				out = append(out, ' ', '(')
+			} else {
+				out = append(out, '(')
+			}
+			sp = 0
+		default:
+			out = append(out, tabs[sp|int(c&1)][(c-2)>>1]...)
+			sp = 2
+			if len(out) >= flushAt {
+				pr.out = out
+				pr.flush()
+				out = pr.out
+			}
 		}
 	}
 	pr.out = out
