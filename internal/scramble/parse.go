@@ -67,6 +67,9 @@ type parser struct {
 	ser                       serializer
 	segs                      []segment
 	segStart                  int
+	namesAtFlush              uint32   // names known when the last segment ended
+	printed                   []bool   // name -> printed in a segment before scanned
+	scanned                   int      // commands scanned for printed
 	perm                      []uint32 // declaration id -> printed number
 	statuses                  []string
 	declSym                   []uint32 // name -> symbol spelled in its declaration
@@ -162,6 +165,14 @@ var reservedStart = [256]bool{'!': true, '_': true, 'a': true, 'c': true, 'd': t
 // declare gives symbol s a declaration id unless its name has one.
 func (p *parser) declare(s uint32) {
 	t := p.syms
+	if n := t.nameOf[s]; p.scramble && n != 0 && n < p.namesAtFlush && t.nameID[n] == 0 && p.printedBefore(n) {
+		// The official scrambler looks every name up when it prints, and
+		// the lookup enters a name it does not know with id 0; a later
+		// declaration then finds it and gives it no id. So a name printed
+		// before its declaration is never renamed.
+		t.nameID[n] = poisoned
+		return
+	}
 	before := t.nextID
 	t.declare(s)
 	if t.nextID != before {
@@ -171,6 +182,27 @@ func (p *parser) declare(s uint32) {
 		}
 		p.declSym[n] = s
 	}
+}
+
+// poisoned is the declaration id of a name printed before its declaration.
+const poisoned = ^uint32(0)
+
+// printedBefore reports whether name n was printed (written as a name) in a
+// segment already ended.
+func (p *parser) printedBefore(n uint32) bool {
+	t := p.syms
+	for len(p.printed) < len(t.nameID) {
+		p.printed = append(p.printed, false)
+	}
+	for _, c := range p.cmds[p.scanned:p.segStart] {
+		forNames(p.data.get(c), func(s uint32) {
+			if m := t.nameOf[s]; int(m) < len(p.printed) {
+				p.printed[m] = true
+			}
+		})
+	}
+	p.scanned = p.segStart
+	return p.printed[n]
 }
 
 func leaf(s uint32) uint32     { return refLeaf | s }
@@ -1150,6 +1182,7 @@ func (p *parser) flush() {
 	}
 	p.segs = append(p.segs, segment{start: p.segStart, end: len(p.cmds), bound: p.syms.nextID})
 	p.segStart = len(p.cmds)
+	p.namesAtFlush = uint32(len(p.syms.nameID))
 }
 
 // shuffleRuns shuffles each run of consecutive commands sym.

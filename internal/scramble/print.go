@@ -61,7 +61,7 @@ func (pr *printer) segment(seg segment) {
 		// the symbols of each declaration id, in a counting sort
 		pr.byID = make([]uint32, t.nextID+1)
 		for _, n := range t.nameOf {
-			if id := t.nameID[n]; id != 0 {
+			if id := t.nameID[n]; id != 0 && id < t.nextID {
 				pr.byID[id+1]++
 			}
 		}
@@ -71,7 +71,7 @@ func (pr *printer) segment(seg segment) {
 		pr.idSyms = make([]uint32, pr.byID[len(pr.byID)-1])
 		fill := append([]uint32(nil), pr.byID...)
 		for s, n := range t.nameOf {
-			if id := t.nameID[n]; id != 0 {
+			if id := t.nameID[n]; id != 0 && id < t.nextID {
 				pr.idSyms[fill[id]] = uint32(s)
 				fill[id]++
 			}

@@ -225,3 +225,14 @@ func (p *parser) store(sym, r uint32) {
 	z.out = nil
 	p.a.reset()
 }
+
+// forNames calls f with the symbol of every name in token stream b.
+func forNames(b []byte, f func(s uint32)) {
+	for i := 0; i < len(b); {
+		v, k := binary.Uvarint(b[i:])
+		i += k
+		if v >= 2 && v&1 != 0 {
+			f(uint32((v - 2) >> 1))
+		}
+	}
+}
