@@ -16,6 +16,7 @@ type printer struct {
 	symOut []string // symbol -> how it prints as a name
 	spOut  []string // the same after a space
 	tabs   [4][]string
+	slots  [4][]outSlot
 	byID   []uint32 // declaration id -> where its symbols start in idSyms
 	idSyms []uint32
 	named  int  // the last smtcompN given to an assert
@@ -50,6 +51,9 @@ func (pr *printer) segment(seg segment) {
 			pr.tabs[2][s] = " " + x
 		}
 		pr.tabs[1], pr.tabs[3] = pr.tabs[0], pr.tabs[2]
+		for k := range pr.tabs {
+			pr.setSlots(k)
+		}
 	}
 	if !pr.p.scramble {
 		return
@@ -58,6 +62,8 @@ func (pr *printer) segment(seg segment) {
 		pr.symOut = append([]string(nil), t.text...)
 		pr.spOut = append([]string(nil), pr.tabs[2]...)
 		pr.tabs[1], pr.tabs[3] = pr.symOut, pr.spOut
+		pr.setSlots(1)
+		pr.setSlots(3)
 		// the symbols of each declaration id, in a counting sort
 		pr.byID = make([]uint32, t.nextID+1)
 		for _, n := range t.nameOf {
@@ -85,6 +91,8 @@ func (pr *printer) segment(seg segment) {
 		for _, s := range pr.idSyms[pr.byID[id]:pr.byID[id+1]] {
 			pr.symOut[s] = name
 			pr.spOut[s] = " " + name
+			pr.slots[1][s] = makeOutSlot(name)
+			pr.slots[3][s] = makeOutSlot(" " + name)
 		}
 	}
 	pr.bound = seg.bound
@@ -93,12 +101,18 @@ func (pr *printer) segment(seg segment) {
 // bytes writes a stored command, putting in the spaces and looking up the
 // printed form of names.
 func (pr *printer) bytes(b []byte) {
-	// tabs[k] gives the printed form of symbols: k&1 for a name (renamed),
+	// slots[k] gives the printed form of symbols: k&1 for a name (renamed),
 	// k&2 with the space that goes before it
-	tabs := &pr.tabs
-	out := pr.out
+	slots := &pr.slots
+	buf := pr.out[:cap(pr.out)] // flushAt plus room for one token
+	o := len(pr.out)
 	sp := 0 // 2 when a space goes before the next token
 	for i := 0; i < len(b); {
+		if o >= flushAt {
+			pr.out = buf[:o]
+			pr.flush()
+			o = 0
+		}
 		c := uint32(b[i])
 		i++
 		if c >= 0x80 {
@@ -113,26 +127,63 @@ func (pr *printer) bytes(b []byte) {
 		}
 		switch c {
 		case tokClose:
-			out = append(out, ')')
+			buf[o] = ')'
+			o++
 			sp = 2
 		case tokOpen:
 			if sp != 0 {
-				out = append(out, ' ', '(')
-			} else {
-				out = append(out, '(')
+				buf[o] = ' '
+				o++
 			}
+			buf[o] = '('
+			o++
 			sp = 0
 		default:
-			out = append(out, tabs[sp|int(c&1)][(c-2)>>1]...)
-			sp = 2
-			if len(out) >= flushAt {
-				pr.out = out
-				pr.flush()
-				out = pr.out
+			k := sp | int(c&1)
+			e := &slots[k][(c-2)>>1]
+			if e.n != slotLong {
+				*(*[slotSize]byte)(buf[o:]) = e.b
+				o += int(e.n)
+			} else {
+				pr.out = append(buf[:o], pr.tabs[k][(c-2)>>1]...)
+				buf, o = pr.out[:cap(pr.out)], len(pr.out)
 			}
+			sp = 2
 		}
 	}
-	pr.out = out
+	pr.out = buf[:o]
+}
+
+// outSlot is the printed form of a symbol, when it is short enough, held in
+// place so that the printer copies a fixed number of bytes.
+type outSlot struct {
+	b [slotSize]byte
+	n uint8 // the length, or slotLong: look in tabs
+}
+
+const (
+	slotSize = 23
+	slotLong = 0xff
+)
+
+func makeOutSlot(s string) outSlot {
+	if len(s) > slotSize {
+		return outSlot{n: slotLong}
+	}
+	var e outSlot
+	copy(e.b[:], s)
+	e.n = uint8(len(s))
+	return e
+}
+
+// setSlots fills slots[k] from tabs[k].
+func (pr *printer) setSlots(k int) {
+	if len(pr.slots[k]) != len(pr.tabs[k]) {
+		pr.slots[k] = make([]outSlot, len(pr.tabs[k]))
+	}
+	for s, x := range pr.tabs[k] {
+		pr.slots[k][s] = makeOutSlot(x)
+	}
 }
 
 // command writes one command and its line break.
