@@ -90,15 +90,6 @@ func (z *serializer) sym(s uint32, name bool) {
 	z.out = appendCode(z.out, c)
 }
 
-// leafCode is the token code of leaf ref r.
-func leafCode(r uint32) uint64 {
-	c := uint64(r&symMask)<<1 + 2
-	if r&refName != 0 {
-		c++
-	}
-	return c
-}
-
 // appendCode appends token code c.
 func appendCode(b []byte, c uint64) []byte {
 	if c < 0x80 {
