@@ -46,6 +46,8 @@ fuzz:
 bench: build
 	$(GO) test -run '^$$' -bench 'QFLIA' -benchtime 3x -cpu 1 ./internal/smtlib/
 	@echo "reference: the official SMT-COMP scrambler (C++, flex/bison) reads about 5 MB/s on this machine (issue 2)"
+	$(GO) test -run '^$$' -bench Scramble100MB -benchtime 3x -cpu 1 ./internal/scramble/
+	@echo "reference (quoted in issue 5, not buildable here): the official scrambler scrambles about 5 MB/s; SCRAMBLER_OFFICIAL=/path/to/scrambler adds it to the figures"
 	$(GO) test -run '^$$' -bench . -benchtime 10x ./internal/sandbox/
 	$(GO) test -run '^$$' -bench Index -benchtime 1x ./internal/library/
 	$(GO) test -run '^$$' -bench Select500k -benchtime 1x ./internal/selection/

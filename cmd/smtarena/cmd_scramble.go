@@ -45,7 +45,7 @@ The official spellings are accepted too, so that existing scripts can call
 smtarena unchanged: -seed N, -term_annot true|pattern|false, -incremental
 true, -gen-unsat-core true, -gen-model-val true, -gen-proof true, -core FILE,
 -count-asserts true, -support-non-smtcomp true. With them the defaults are
-the official ones (-term_annot true); with --track the default is the
+the official ones (-term_annot true); otherwise the default is the
 competition's --term-annot pattern.`
 
 func newScrambleCmd(io streams) *cobra.Command {

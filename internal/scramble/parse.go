@@ -1,6 +1,7 @@
 package scramble
 
 import (
+	"encoding/binary"
 	"fmt"
 	"strconv"
 	"strings"
@@ -66,6 +67,9 @@ type parser struct {
 	ser                       serializer
 	segs                      []segment
 	segStart                  int
+	namesAtFlush              uint32   // names known when the last segment ended
+	printed                   []bool   // name -> printed in a segment before scanned
+	scanned                   int      // commands scanned for printed
 	perm                      []uint32 // declaration id -> printed number
 	statuses                  []string
 	declSym                   []uint32 // name -> symbol spelled in its declaration
@@ -161,6 +165,14 @@ var reservedStart = [256]bool{'!': true, '_': true, 'a': true, 'c': true, 'd': t
 // declare gives symbol s a declaration id unless its name has one.
 func (p *parser) declare(s uint32) {
 	t := p.syms
+	if n := t.nameOf[s]; p.scramble && n != 0 && n < p.namesAtFlush && t.nameID[n] == 0 && p.printedBefore(n) {
+		// The official scrambler looks every name up when it prints, and
+		// the lookup enters a name it does not know with id 0; a later
+		// declaration then finds it and gives it no id. So a name printed
+		// before its declaration is never renamed.
+		t.nameID[n] = poisoned
+		return
+	}
 	before := t.nextID
 	t.declare(s)
 	if t.nextID != before {
@@ -170,6 +182,27 @@ func (p *parser) declare(s uint32) {
 		}
 		p.declSym[n] = s
 	}
+}
+
+// poisoned is the declaration id of a name printed before its declaration.
+const poisoned = ^uint32(0)
+
+// printedBefore reports whether name n was printed (written as a name) in a
+// segment already ended.
+func (p *parser) printedBefore(n uint32) bool {
+	t := p.syms
+	for len(p.printed) < len(t.nameID) {
+		p.printed = append(p.printed, false)
+	}
+	for _, c := range p.cmds[p.scanned:p.segStart] {
+		forNames(p.data.get(c), func(s uint32) {
+			if m := t.nameOf[s]; int(m) < len(p.printed) {
+				p.printed[m] = true
+			}
+		})
+	}
+	p.scanned = p.segStart
+	return p.printed[n]
 }
 
 func leaf(s uint32) uint32     { return refLeaf | s }
@@ -699,7 +732,11 @@ func (p *parser) skipSexpr() {
 // term reads a term.
 func (p *parser) term() uint32 {
 	depth := len(p.frames)
-	p.next()
+	if p.back {
+		p.back = false
+	} else if err := p.sc.next(); err != nil {
+		p.scanFailed(err)
+	}
 	for {
 		// the current token starts a term
 		want := false
@@ -719,7 +756,11 @@ func (p *parser) term() uint32 {
 			p.expected("a term")
 		}
 		if want {
-			p.next()
+			if p.back {
+				p.back = false
+			} else if err := p.sc.next(); err != nil {
+				p.scanFailed(err)
+			}
 			continue
 		}
 		// a term is complete: let the innermost frame go on
@@ -731,7 +772,11 @@ func (p *parser) term() uint32 {
 			}
 			f := &p.frames[len(p.frames)-1]
 			if f.kind == fApp {
-				p.next()
+				if p.back {
+					p.back = false
+				} else if err := p.sc.next(); err != nil {
+					p.scanFailed(err)
+				}
 				if p.sc.kind != tRParen {
 					break // the token starts the next argument
 				}
@@ -739,7 +784,11 @@ func (p *parser) term() uint32 {
 				continue
 			}
 			if p.resume() {
-				p.next()
+				if p.back {
+					p.back = false
+				} else if err := p.sc.next(); err != nil {
+					p.scanFailed(err)
+				}
 				break
 			}
 		}
@@ -1023,33 +1072,37 @@ const blobMax = 256
 func (p *parser) blob(f *frame) bool {
 	kids := p.ws[int(f.base):]
 	a := &p.a
-	size := 2
-	for _, c := range kids {
-		switch {
-		case c&refLeaf != 0:
-			size += 3
-		case c&refBlob != 0:
-			size += int(a.blobs[c&^refBlob].n)
-		default:
-			return false
-		}
-	}
-	if size > blobMax {
-		return false
-	}
-	start := len(a.bb)
-	a.bb = append(a.bb, tokOpen)
+	bb := a.bb
+	start := len(bb)
+	bb = append(bb, tokOpen)
 	for _, c := range kids {
 		if c&refLeaf != 0 {
-			a.bb = appendCode(a.bb, leafCode(c))
+			code := uint32(c&symMask)<<1 + 2 + (c&refName)>>30
+			switch {
+			case code < 0x80:
+				bb = append(bb, byte(code))
+			case code < 0x4000:
+				bb = append(bb, byte(code)|0x80, byte(code>>7))
+			default:
+				bb = binary.AppendUvarint(bb, uint64(code))
+			}
 			continue
 		}
+		if c&refBlob == 0 {
+			a.bb = bb[:start]
+			return false
+		}
 		b := a.blobs[c&^refBlob]
-		a.bb = append(a.bb, a.bb[b.off:b.off+b.n]...)
+		bb = append(bb, bb[b.off:b.off+b.n]...)
 	}
-	a.bb = append(a.bb, tokClose)
+	bb = append(bb, tokClose)
+	if len(bb)-start > blobMax {
+		a.bb = bb[:start]
+		return false
+	}
+	a.bb = bb
 	r := refBlob | uint32(len(a.blobs))
-	a.blobs = append(a.blobs, blob{off: uint32(start), n: uint32(len(a.bb) - start)})
+	a.blobs = append(a.blobs, blob{off: uint32(start), n: uint32(len(bb) - start)})
 	p.ws = p.ws[:int(f.base)]
 	p.frames = p.frames[:len(p.frames)-1]
 	p.ws = append(p.ws, r)
@@ -1129,6 +1182,7 @@ func (p *parser) flush() {
 	}
 	p.segs = append(p.segs, segment{start: p.segStart, end: len(p.cmds), bound: p.syms.nextID})
 	p.segStart = len(p.cmds)
+	p.namesAtFlush = uint32(len(p.syms.nameID))
 }
 
 // shuffleRuns shuffles each run of consecutive commands sym.

@@ -14,6 +14,9 @@ type printer struct {
 	err    error
 	bound  uint32   // names with declaration ids below it are renamed
 	symOut []string // symbol -> how it prints as a name
+	spOut  []string // the same after a space
+	tabs   [4][]string
+	slots  [4][]outSlot
 	byID   []uint32 // declaration id -> where its symbols start in idSyms
 	idSyms []uint32
 	named  int  // the last smtcompN given to an assert
@@ -40,16 +43,31 @@ func (pr *printer) str(s string) {
 // before its end are renamed. symOut holds the printed form of every symbol
 // as a name; it changes for the names declared since the previous segment.
 func (pr *printer) segment(seg segment) {
+	t := pr.p.syms
+	if pr.tabs[0] == nil {
+		pr.tabs[0] = t.text
+		pr.tabs[2] = make([]string, len(t.text))
+		for s, x := range t.text {
+			pr.tabs[2][s] = " " + x
+		}
+		pr.tabs[1], pr.tabs[3] = pr.tabs[0], pr.tabs[2]
+		for k := range pr.tabs {
+			pr.setSlots(k)
+		}
+	}
 	if !pr.p.scramble {
 		return
 	}
-	t := pr.p.syms
 	if pr.symOut == nil {
 		pr.symOut = append([]string(nil), t.text...)
+		pr.spOut = append([]string(nil), pr.tabs[2]...)
+		pr.tabs[1], pr.tabs[3] = pr.symOut, pr.spOut
+		pr.setSlots(1)
+		pr.setSlots(3)
 		// the symbols of each declaration id, in a counting sort
 		pr.byID = make([]uint32, t.nextID+1)
 		for _, n := range t.nameOf {
-			if id := t.nameID[n]; id != 0 {
+			if id := t.nameID[n]; id != 0 && id < t.nextID {
 				pr.byID[id+1]++
 			}
 		}
@@ -59,7 +77,7 @@ func (pr *printer) segment(seg segment) {
 		pr.idSyms = make([]uint32, pr.byID[len(pr.byID)-1])
 		fill := append([]uint32(nil), pr.byID...)
 		for s, n := range t.nameOf {
-			if id := t.nameID[n]; id != 0 {
+			if id := t.nameID[n]; id != 0 && id < t.nextID {
 				pr.idSyms[fill[id]] = uint32(s)
 				fill[id]++
 			}
@@ -72,6 +90,9 @@ func (pr *printer) segment(seg segment) {
 		name := "x" + strconv.FormatUint(uint64(pr.p.perm[id]), 10)
 		for _, s := range pr.idSyms[pr.byID[id]:pr.byID[id+1]] {
 			pr.symOut[s] = name
+			pr.spOut[s] = " " + name
+			pr.slots[1][s] = makeOutSlot(name)
+			pr.slots[3][s] = makeOutSlot(" " + name)
 		}
 	}
 	pr.bound = seg.bound
@@ -80,52 +101,89 @@ func (pr *printer) segment(seg segment) {
 // bytes writes a stored command, putting in the spaces and looking up the
 // printed form of names.
 func (pr *printer) bytes(b []byte) {
-	symOut := pr.symOut
-	if !pr.p.scramble {
-		symOut = pr.p.syms.text
-	}
-	text := pr.p.syms.text
-	out := pr.out
-	open := true // no space at the start
-	for len(b) > 0 {
-		c := uint64(b[0])
-		switch {
-		case c < 0x80:
-			b = b[1:]
-		case len(b) > 1 && b[1] < 0x80:
-			c = c&0x7f | uint64(b[1])<<7
-			b = b[2:]
-		default:
-			var k int
-			c, k = binary.Uvarint(b)
-			b = b[k:]
-		}
-		switch {
-		case c == tokClose:
-			out = append(out, ')')
-			open = false
-			continue
-		case !open:
-			out = append(out, ' ')
-		}
-		if c == tokOpen {
-			out = append(out, '(')
-			open = true
-			continue
-		}
-		open = false
-		if c&1 != 0 {
-			out = append(out, symOut[(c-2)>>1]...)
-		} else {
-			out = append(out, text[(c-2)>>1]...)
-		}
-		if len(out) >= flushAt {
-			pr.out = out
+	// slots[k] gives the printed form of symbols: k&1 for a name (renamed),
+	// k&2 with the space that goes before it
+	slots := &pr.slots
+	buf := pr.out[:cap(pr.out)] // flushAt plus room for one token
+	o := len(pr.out)
+	sp := 0 // 2 when a space goes before the next token
+	for i := 0; i < len(b); {
+		if o >= flushAt {
+			pr.out = buf[:o]
 			pr.flush()
-			out = pr.out
+			o = 0
+		}
+		c := uint32(b[i])
+		i++
+		if c >= 0x80 {
+			if i < len(b) && b[i] < 0x80 {
+				c = c&0x7f | uint32(b[i])<<7
+				i++
+			} else {
+				v, k := binary.Uvarint(b[i-1:])
+				c = uint32(v)
+				i += k - 1
+			}
+		}
+		switch c {
+		case tokClose:
+			buf[o] = ')'
+			o++
+			sp = 2
+		case tokOpen:
+			if sp != 0 {
+				buf[o] = ' '
+				o++
+			}
+			buf[o] = '('
+			o++
+			sp = 0
+		default:
+			k := sp | int(c&1)
+			e := &slots[k][(c-2)>>1]
+			if e.n != slotLong {
+				*(*[slotSize]byte)(buf[o:]) = e.b
+				o += int(e.n)
+			} else {
+				pr.out = append(buf[:o], pr.tabs[k][(c-2)>>1]...)
+				buf, o = pr.out[:cap(pr.out)], len(pr.out)
+			}
+			sp = 2
 		}
 	}
-	pr.out = out
+	pr.out = buf[:o]
+}
+
+// outSlot is the printed form of a symbol, when it is short enough, held in
+// place so that the printer copies a fixed number of bytes.
+type outSlot struct {
+	b [slotSize]byte
+	n uint8 // the length, or slotLong: look in tabs
+}
+
+const (
+	slotSize = 23
+	slotLong = 0xff
+)
+
+func makeOutSlot(s string) outSlot {
+	if len(s) > slotSize {
+		return outSlot{n: slotLong}
+	}
+	var e outSlot
+	copy(e.b[:], s)
+	e.n = uint8(len(s))
+	return e
+}
+
+// setSlots fills slots[k] from tabs[k].
+func (pr *printer) setSlots(k int) {
+	if len(pr.slots[k]) != len(pr.tabs[k]) {
+		pr.slots[k] = make([]outSlot, len(pr.tabs[k]))
+	}
+	for s, x := range pr.tabs[k] {
+		pr.slots[k][s] = makeOutSlot(x)
+	}
 }
 
 // command writes one command and its line break.

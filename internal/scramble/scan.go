@@ -214,58 +214,86 @@ const lookahead = 4096
 // parentheses, simple symbols and numerals inside the window; everything else
 // goes to nextSlow.
 func (s *scanner) next() *scanErr {
-	if len(s.buf)-s.i < lookahead && !s.eof {
+	buf, i := s.buf, s.i
+	if len(buf)-i < lookahead && !s.eof {
 		for len(s.buf)-s.i < lookahead && !s.eof {
 			s.more(s.i)
 		}
+		buf, i = s.buf, s.i
 	}
-	buf, i := s.buf, s.i
 	for i < len(buf) {
-		c := buf[i]
-		if class[c]&cSpace == 0 {
-			break
-		}
-		if c == '\n' {
+		switch cat[buf[i]] {
+		case catSpace:
+			i++
+			continue
+		case catNewline:
 			s.line++
 			s.lineStart = s.base + int64(i) + 1
+			i++
+			continue
+		case catOpen:
+			s.kind, s.ts, s.te, s.i = tLParen, i, i+1, i+1
+			return nil
+		case catClose:
+			s.kind, s.ts, s.te, s.i = tRParen, i, i+1, i+1
+			return nil
+		case catSymbol:
+			j := i + 1
+			for j < len(buf) && class[buf[j]]&cSymRest != 0 {
+				j++
+			}
+			if j == len(buf) {
+				break
+			}
+			s.kind, s.ts, s.te, s.i = tSymbol, i, j, j
+			return nil
+		case catDigit:
+			j := i + 1
+			for j < len(buf) && class[buf[j]]&cDigit != 0 {
+				j++
+			}
+			if j == len(buf) || class[buf[j]]&cSymRest != 0 || buf[j] == '.' {
+				break
+			}
+			s.kind, s.ts, s.te, s.i = tNumeral, i, j, j
+			return nil
 		}
-		i++
+		break
 	}
 	s.i = i
-	if i == len(buf) {
-		return s.nextSlow()
-	}
-	c := buf[i]
-	switch {
-	case c == '(':
-		s.kind, s.ts, s.te, s.i = tLParen, i, i+1, i+1
-		return nil
-	case c == ')':
-		s.kind, s.ts, s.te, s.i = tRParen, i, i+1, i+1
-		return nil
-	case class[c]&cSymStart != 0:
-		j := i + 1
-		for j < len(buf) && class[buf[j]]&cSymRest != 0 {
-			j++
-		}
-		if j == len(buf) {
-			break
-		}
-		s.kind, s.ts, s.te, s.i = tSymbol, i, j, j
-		return nil
-	case class[c]&cDigit != 0:
-		j := i + 1
-		for j < len(buf) && class[buf[j]]&cDigit != 0 {
-			j++
-		}
-		if j == len(buf) || class[buf[j]]&cSymRest != 0 || buf[j] == '.' {
-			break
-		}
-		s.kind, s.ts, s.te, s.i = tNumeral, i, j, j
-		return nil
-	}
 	return s.nextSlow()
 }
+
+// Categories of the first byte of a token, for the fast path of next.
+const (
+	catOther = iota
+	catSpace
+	catNewline
+	catOpen
+	catClose
+	catSymbol
+	catDigit
+)
+
+var cat = func() (t [256]uint8) {
+	for c := 0; c < 256; c++ {
+		switch {
+		case c == '\n':
+			t[c] = catNewline
+		case class[c]&cSpace != 0:
+			t[c] = catSpace
+		case c == '(':
+			t[c] = catOpen
+		case c == ')':
+			t[c] = catClose
+		case class[c]&cSymStart != 0:
+			t[c] = catSymbol
+		case class[c]&cDigit != 0:
+			t[c] = catDigit
+		}
+	}
+	return
+}()
 
 // nextSlow reads the next token, refilling the window as needed.
 func (s *scanner) nextSlow() *scanErr {

@@ -345,3 +345,29 @@ func FuzzScramble(f *testing.F) {
 		}
 	})
 }
+
+// TestNamePrintedBeforeDeclared reproduces an official quirk: printing
+// looks every name up, which enters an unknown name with id 0, so a name
+// printed in a segment before its declaration is never renamed, and takes
+// no place in the permutation.
+func TestNamePrintedBeforeDeclared(t *testing.T) {
+	src := "(set-logic QF_UF)\n(declare-fun a () Bool)\n(assert (or a b))\n(check-sat)\n(declare-fun b () Bool)\n(declare-fun c () Bool)\n(assert (and b c))\n(check-sat)\n"
+	got, res, err := scrambleString(t, src, Options{Seed: 11, Track: Incremental})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got, "(declare-fun b () Bool)") || strings.Count(got, " b") != 3 {
+		t.Errorf("b was renamed:\n%s", got)
+	}
+	if len(res.Names) != 2 {
+		t.Errorf("names %v, want a and c only", res.Names)
+	}
+	// without the first check-sat, b is declared before it is printed
+	got, _, err = scrambleString(t, strings.Replace(src, "(check-sat)\n", "", 1), Options{Seed: 11, Track: Incremental})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(got, " b") {
+		t.Errorf("b was not renamed:\n%s", got)
+	}
+}

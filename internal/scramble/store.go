@@ -90,15 +90,6 @@ func (z *serializer) sym(s uint32, name bool) {
 	z.out = appendCode(z.out, c)
 }
 
-// leafCode is the token code of leaf ref r.
-func leafCode(r uint32) uint64 {
-	c := uint64(r&symMask)<<1 + 2
-	if r&refName != 0 {
-		c++
-	}
-	return c
-}
-
 // appendCode appends token code c.
 func appendCode(b []byte, c uint64) []byte {
 	if c < 0x80 {
@@ -224,4 +215,15 @@ func (p *parser) store(sym, r uint32) {
 	p.cmds = append(p.cmds, cmdRec{sym: sym, tag: tag, slab: slab, off: off, n: uint32(len(z.out))})
 	z.out = nil
 	p.a.reset()
+}
+
+// forNames calls f with the symbol of every name in token stream b.
+func forNames(b []byte, f func(s uint32)) {
+	for i := 0; i < len(b); {
+		v, k := binary.Uvarint(b[i:])
+		i += k
+		if v >= 2 && v&1 != 0 {
+			f(uint32((v - 2) >> 1))
+		}
+	}
 }

@@ -390,14 +390,6 @@ func (a *arena) children(r uint32) []uint32 {
 	return a.kids[start>>kidBits][start&kidMask : start&kidMask+end-start]
 }
 
-// kidsAt returns the n child refs from global index start.
-func (a *arena) kidsAt(start, n uint32) []uint32 {
-	if n == 0 {
-		return nil
-	}
-	return a.kids[start>>kidBits][start&kidMask : start&kidMask+n]
-}
-
 // headSym returns the head symbol of ref r: the symbol of a leaf, or the head
 // of a node (symNone when it has none).
 func (a *arena) headSym(r uint32) uint32 {
