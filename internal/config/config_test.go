@@ -123,8 +123,8 @@ func TestParseSubmission(t *testing.T) {
 	}
 	for bad, want := range map[string]string{
 		`{"name": "x"}`: "no participations",
-		`{"name": "x", "command": ["a"], "participations": [{"tracks": ["Sprint"]}]}`: "unknown track",
-		`{"name": "x", "command": ["a"], "participations": [{"tracks": ["SingleQuery"], "logics": 3}]}`: "regular expression or a list",
+		`{"name": "x", "command": ["a"], "participations": [{"tracks": ["Sprint"]}]}`:                                  "unknown track",
+		`{"name": "x", "command": ["a"], "participations": [{"tracks": ["SingleQuery"], "logics": 3}]}`:                "regular expression or a list",
 		`{"name": "x", "command": ["a"], "seed": -1, "participations": [{"tracks": ["SingleQuery"], "logics": ".*"}]}`: "seed",
 		`{"name": `: "cvc5.json",
 	} {
