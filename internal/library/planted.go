@@ -231,10 +231,9 @@ type planted struct {
 	val    []int64
 	clause int
 	terms  int
-	a      atom    // scratch
-	cl     []atom  // scratch for clauses
-	perm   []int   // scratch
-	lhs    []int64 // scratch
+	a      atom   // scratch
+	cl     []atom // scratch for clauses
+	perm   []int  // scratch
 }
 
 func newPlanted(w io.Writer, logic string, seed uint64, vars, clause, terms, rng int) (*planted, error) {
