@@ -31,6 +31,12 @@ type PlantedOptions struct {
 	Clause int
 	// Terms is the most variables in a linear atom (default 3).
 	Terms int
+	// Window: a linear atom draws its variables from Window consecutive
+	// variables (cyclically), as constraints from programs relate nearby
+	// variables (default 5). With Window >= Vars any variables mix, and
+	// exact simplex fills in: z3 then needs seconds for an LP of 100
+	// variables and 300 constraints.
+	Window int
 	// Range bounds the planted values: |x| <= Range (default 100).
 	Range int
 	// Unsat hides a contradiction among the constraints: for QF_LIA and
@@ -49,7 +55,7 @@ var PlantedLogics = []string{"QF_LIA", "QF_LRA", "QF_IDL", "QF_RDL"}
 
 // Planted writes a planted-solution benchmark.
 func Planted(w io.Writer, o PlantedOptions) error {
-	p, err := newPlanted(w, o.Logic, o.Seed, o.Vars, o.Clause, o.Terms, o.Range)
+	p, err := newPlanted(w, o.Logic, o.Seed, o.Vars, o.Clause, o.Terms, o.Window, o.Range)
 	if err != nil {
 		return err
 	}
@@ -105,6 +111,7 @@ type TraceOptions struct {
 	Bytes  int64
 	Clause int // as in PlantedOptions
 	Terms  int
+	Window int
 	Range  int
 	// Queries are the statuses of the check-sats, in order.
 	Queries []benchmark.Status
@@ -117,7 +124,7 @@ type TraceOptions struct {
 // right after its check-sat; a satisfiable one is kept open at random (up
 // to three deep), so later queries see the constraints of several scopes.
 func Trace(w io.Writer, o TraceOptions) error {
-	p, err := newPlanted(w, o.Logic, o.Seed, o.Vars, o.Clause, o.Terms, o.Range)
+	p, err := newPlanted(w, o.Logic, o.Seed, o.Vars, o.Clause, o.Terms, o.Window, o.Range)
 	if err != nil {
 		return err
 	}
@@ -231,13 +238,14 @@ type planted struct {
 	val    []int64
 	clause int
 	terms  int
+	window int
 	a      atom    // scratch
 	cl     []atom  // scratch for clauses
 	perm   []int   // scratch
 	lhs    []int64 // scratch
 }
 
-func newPlanted(w io.Writer, logic string, seed uint64, vars, clause, terms, rng int) (*planted, error) {
+func newPlanted(w io.Writer, logic string, seed uint64, vars, clause, terms, window, rng int) (*planted, error) {
 	if !slices.Contains(PlantedLogics, logic) {
 		return nil, fmt.Errorf("planted: logic %q is not one of %v", logic, PlantedLogics)
 	}
@@ -250,6 +258,9 @@ func newPlanted(w io.Writer, logic string, seed uint64, vars, clause, terms, rng
 	if rng <= 0 {
 		rng = 100
 	}
+	if window <= 0 {
+		window = 5
+	}
 	p := &planted{
 		e:      newEmitter(w),
 		r:      rand.New(rand.NewPCG(seed, 0x9a7e5)),
@@ -260,6 +271,7 @@ func newPlanted(w io.Writer, logic string, seed uint64, vars, clause, terms, rng
 		clause: max(1, clause),
 		terms:  min(max(1, terms), vars),
 	}
+	p.window = min(max(window, p.terms), vars)
 	if logic == "QF_LRA" {
 		// Rational values: with equalities among the constraints, an
 		// integer solution need not exist.
@@ -287,7 +299,7 @@ func (p *planted) declare() { p.e.declare("x", len(p.val), p.sort()) }
 
 // shape describes the constraints for the :source.
 func (p *planted) shape() string {
-	kind := "linear constraints with up to " + strconv.Itoa(p.terms) + " variables"
+	kind := "linear constraints with up to " + strconv.Itoa(p.terms) + " of " + strconv.Itoa(p.window) + " consecutive variables"
 	if p.dl {
 		kind = "difference constraints"
 	}
@@ -344,8 +356,9 @@ func (p *planted) drawTrue(a *atom, eq bool) {
 		if k > 2 {
 			k = 2 + p.r.IntN(k-1)
 		}
+		base := p.r.IntN(len(p.val))
 		for len(a.vars) < k {
-			x := p.r.IntN(len(p.val))
+			x := (base + p.r.IntN(p.window)) % len(p.val)
 			if slices.Contains(a.vars, x) {
 				continue
 			}
