@@ -146,37 +146,40 @@ func Trace(w io.Writer, o TraceOptions) error {
 		fmt.Sprintf("Every constraint holds under a planted random assignment, except that the scope of each unsatisfiable query hides %s.", p.contradictionText()))
 	p.declare()
 	base, scope := o.Constraints, o.Scope
-	var baseBytes, scopeBytes int64
+	var baseEnd int64
 	if o.Bytes > 0 {
-		baseBytes = e.n + o.Bytes/2
-		scopeBytes = o.Bytes / 2 / int64(len(o.Queries))
+		baseEnd = o.Bytes / 2
 	}
 	for i := 0; ; i++ {
-		if (o.Bytes > 0 && e.n >= baseBytes) || (o.Bytes <= 0 && i >= base) {
+		if (o.Bytes > 0 && e.n >= baseEnd) || (o.Bytes <= 0 && i >= base) {
 			break
 		}
 		p.assertConstraint()
 	}
+	baseEnd = e.n
 	depth := 0
-	for _, q := range o.Queries {
+	for qi, q := range o.Queries {
 		e.str("(push 1)\n")
 		depth++
 		var special []placed
 		if q == benchmark.Unsat {
 			special = p.placeContradiction()
 		}
-		start := e.n
-		progress := func(i int) float64 {
+		// In the corpus mode, scope q ends where its share of the
+		// bytes left after the base does, less the commands around it.
+		end := baseEnd + (o.Bytes-baseEnd)*int64(qi+1)/int64(len(o.Queries)) - 60
+		progress := func(i int) bool {
 			if o.Bytes > 0 {
-				return float64(e.n-start) / float64(scopeBytes)
+				return i == 0 || e.n < end // an assert before each check-sat (2014 rules)
 			}
-			if scope <= 0 {
-				return 1
-			}
-			return float64(i) / float64(scope)
+			return i < scope
 		}
-		for i := 0; progress(i) < 1; i++ {
-			for len(special) > 0 && special[0].at <= progress(i) {
+		for i := 0; progress(i); i++ {
+			frac := float64(i) / float64(max(scope, 1))
+			if o.Bytes > 0 {
+				frac = 1 - float64(end-e.n)/float64(max(1, (o.Bytes-baseEnd)/int64(len(o.Queries))))
+			}
+			for len(special) > 0 && special[0].at <= frac {
 				p.assertAtom(&special[0].a)
 				special = special[1:]
 			}
