@@ -105,7 +105,7 @@ type TraceOptions struct {
 	Seed        uint64
 	Vars        int
 	Constraints int // asserted before the first push
-	Scope       int // constraints asserted in each push scope
+	Scope       int // constraints asserted in each push scope (at least one)
 	// Bytes, when positive, sizes the base and the scopes so that the
 	// file has about this many bytes: half base, half scopes.
 	Bytes  int64
@@ -165,21 +165,20 @@ func Trace(w io.Writer, o TraceOptions) error {
 		if q == benchmark.Unsat {
 			special = p.placeContradiction()
 		}
-		// In the corpus mode, scope q ends where its share of the
-		// bytes left after the base does, less the commands around it.
+		// In the corpus mode, scope q ends where its share of the bytes
+		// left after the base does, less the commands around it. Every
+		// scope has an assert (the 2014 rules want one before each
+		// check-sat).
+		start := e.n
 		end := baseEnd + (o.Bytes-baseEnd)*int64(qi+1)/int64(len(o.Queries)) - 60
-		progress := func(i int) bool {
+		progress := func(i int) float64 {
 			if o.Bytes > 0 {
-				return i == 0 || e.n < end // an assert before each check-sat (2014 rules)
+				return float64(e.n-start) / float64(max(1, end-start))
 			}
-			return i < scope
+			return float64(i) / float64(max(1, scope))
 		}
-		for i := 0; progress(i); i++ {
-			frac := float64(i) / float64(max(scope, 1))
-			if o.Bytes > 0 {
-				frac = 1 - float64(end-e.n)/float64(max(1, (o.Bytes-baseEnd)/int64(len(o.Queries))))
-			}
-			for len(special) > 0 && special[0].at <= frac {
+		for i := 0; i == 0 || progress(i) < 1; i++ {
+			for len(special) > 0 && special[0].at <= progress(i) {
 				p.assertAtom(&special[0].a)
 				special = special[1:]
 			}
