@@ -238,6 +238,7 @@ type planted struct {
 	real   bool  // Real variables
 	den    int64 // planted values are val[i]/den
 	val    []int64
+	names  []string // x0, x1, ...
 	clause int
 	terms  int
 	window int
@@ -287,6 +288,10 @@ func newPlanted(w io.Writer, logic string, seed uint64, vars, clause, terms, win
 		}
 	}
 	p.perm = make([]int, vars)
+	p.names = make([]string, vars)
+	for i := range p.names {
+		p.names[i] = "x" + strconv.Itoa(i)
+	}
 	return p, nil
 }
 
@@ -455,17 +460,17 @@ func (p *planted) writeAtom(a *atom) {
 	e.str(opNames[a.op])
 	e.byte(' ')
 	if a.plain {
-		e.sym("x", a.vars[0])
+		e.str(p.names[a.vars[0]])
 		e.byte(' ')
-		e.sym("x", a.vars[1])
+		e.str(p.names[a.vars[1]])
 		e.byte(')')
 		return
 	}
 	if p.dl {
 		e.str("(- ")
-		e.sym("x", a.vars[0])
+		e.str(p.names[a.vars[0]])
 		e.byte(' ')
-		e.sym("x", a.vars[1])
+		e.str(p.names[a.vars[1]])
 		e.str(") ")
 		e.int(a.rhs)
 		e.byte(')')
@@ -480,16 +485,16 @@ func (p *planted) writeAtom(a *atom) {
 		}
 		switch c := a.coefs[i]; c {
 		case 1:
-			e.sym("x", x)
+			e.str(p.names[x])
 		case -1:
 			e.str("(- ")
-			e.sym("x", x)
+			e.str(p.names[x])
 			e.byte(')')
 		default:
 			e.str("(* ")
 			e.int(c)
 			e.byte(' ')
-			e.sym("x", x)
+			e.str(p.names[x])
 			e.byte(')')
 		}
 	}
