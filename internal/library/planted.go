@@ -242,10 +242,9 @@ type planted struct {
 	clause int
 	terms  int
 	window int
-	a      atom    // scratch
-	cl     []atom  // scratch for clauses
-	perm   []int   // scratch
-	lhs    []int64 // scratch
+	a      atom   // scratch
+	cl     []atom // scratch for clauses
+	perm   []int  // scratch
 }
 
 func newPlanted(w io.Writer, logic string, seed uint64, vars, clause, terms, window, rng int) (*planted, error) {
