@@ -90,15 +90,13 @@ func Instances(seed uint64, size Size) ([]Instance, error) {
 		}
 	}
 	for _, logic := range []string{"QF_LIA", "QF_BV"} {
-		for _, n := range pr.queens[logic] {
-			for _, q := range []int{n, n + 1} {
-				o := QueensOptions{Logic: logic, N: n, Queens: q}
-				name := fmt.Sprintf("queens-%d.smt2", n)
-				if q > n {
-					name = fmt.Sprintf("queens-%d-in-%d-columns.smt2", q, n)
-				}
-				add(logic, "queens", name, false, one(o.Status()), func(w io.Writer) error { return Queens(w, o) })
+		// n queens on n columns (sat for n >= 4), n+1 queens on n (unsat).
+		for _, o := range append(queensOf(logic, pr.queens[logic].sat, 0), queensOf(logic, pr.queens[logic].unsat, 1)...) {
+			name := fmt.Sprintf("queens-%d.smt2", o.N)
+			if o.Queens > o.N {
+				name = fmt.Sprintf("queens-%d-in-%d-columns.smt2", o.Queens, o.N)
 			}
+			add(logic, "queens", name, false, one(o.Status()), func(w io.Writer) error { return Queens(w, o) })
 		}
 	}
 	for _, wd := range pr.factor {
@@ -122,7 +120,7 @@ func Instances(seed uint64, size Size) ([]Instance, error) {
 		add("QF_UF", "pigeonhole", name, true, PigeonholeTraceStatuses(h), func(w io.Writer) error { return PigeonholeTrace(w, h) })
 	}
 	for _, logic := range []string{"QF_LIA", "QF_LRA"} {
-		for i, sh := range pr.trace {
+		for i, sh := range pr.trace[logic] {
 			name := fmt.Sprintf("planted-trace-%d-v%d-q%d.smt2", i, sh.vars, sh.queries)
 			o := TraceOptions{Logic: logic, Vars: sh.vars, Constraints: sh.constraints, Scope: sh.scope, Clause: sh.clause, Terms: sh.terms}
 			o.Seed = instanceSeed(seed, logic, name)
@@ -131,6 +129,14 @@ func Instances(seed uint64, size Size) ([]Instance, error) {
 		}
 	}
 	return out, nil
+}
+
+func queensOf(logic string, ns []int, extra int) []QueensOptions {
+	var out []QueensOptions
+	for _, n := range ns {
+		out = append(out, QueensOptions{Logic: logic, N: n, Queens: n + extra})
+	}
+	return out
 }
 
 // plantedShape are the parameters of planted instances at one size.
@@ -143,46 +149,55 @@ type plantedShape struct {
 type sizeParams struct {
 	holes      map[PigeonEncoding][]int
 	planted    map[string][]plantedShape
-	queens     map[string][]int
+	queens     map[string]struct{ sat, unsat []int }
 	factor     []int
 	jobs       map[string][]int
 	traceHoles []int
-	trace      []plantedShape
+	trace      map[string][]plantedShape
 }
+
+// The parameters below were chosen with z3 4.8.12 on one core: see
+// TestMedium for the times.
 
 var sizes = map[Size]sizeParams{
 	Small: {
 		holes: map[PigeonEncoding][]int{PigeonBool: {3, 4}, PigeonSort: {3, 4}, PigeonZeroOne: {3, 4}, PigeonInt: {3, 4}},
 		planted: map[string][]plantedShape{
-			"QF_LIA": {{vars: 10, constraints: 20, clause: 1}, {vars: 20, constraints: 60, clause: 3}},
-			"QF_LRA": {{vars: 10, constraints: 20, clause: 1}, {vars: 20, constraints: 60, clause: 3}},
+			"QF_LIA": {{vars: 10, constraints: 20, clause: 1}, {vars: 20, constraints: 50, clause: 2}},
+			"QF_LRA": {{vars: 10, constraints: 20, clause: 1}, {vars: 20, constraints: 50, clause: 2}},
 			"QF_IDL": {{vars: 10, constraints: 20, clause: 1}, {vars: 20, constraints: 60, clause: 3}},
 			"QF_RDL": {{vars: 10, constraints: 20, clause: 1}, {vars: 20, constraints: 60, clause: 3}},
 		},
-		queens:     map[string][]int{"QF_LIA": {4, 5}, "QF_BV": {4, 5}},
+		queens: map[string]struct{ sat, unsat []int }{
+			"QF_LIA": {sat: []int{5, 6}, unsat: []int{4, 5}},
+			"QF_BV":  {sat: []int{5, 6}, unsat: []int{4, 5}},
+		},
 		factor:     []int{8, 10},
 		jobs:       map[string][]int{"QF_IDL": {4, 5}, "QF_RDL": {4, 5}},
 		traceHoles: []int{3, 4},
-		trace: []plantedShape{
-			{vars: 10, constraints: 10, scope: 3, queries: 6, clause: 1},
-			{vars: 20, constraints: 30, scope: 5, queries: 10, clause: 2},
+		trace: map[string][]plantedShape{
+			"QF_LIA": {{vars: 10, constraints: 10, scope: 3, queries: 6, clause: 1}, {vars: 20, constraints: 30, scope: 5, queries: 10, clause: 1}},
+			"QF_LRA": {{vars: 10, constraints: 10, scope: 3, queries: 6, clause: 1}, {vars: 20, constraints: 30, scope: 5, queries: 10, clause: 2}},
 		},
 	},
 	Medium: {
-		holes: map[PigeonEncoding][]int{PigeonBool: {8, 9}, PigeonSort: {8, 9}, PigeonZeroOne: {8, 9}, PigeonInt: {8, 9}},
+		holes: map[PigeonEncoding][]int{PigeonBool: {8, 9}, PigeonSort: {8, 9}, PigeonZeroOne: {8, 9}, PigeonInt: {6, 7}},
 		planted: map[string][]plantedShape{
-			"QF_LIA": {{vars: 100, constraints: 300, clause: 3}, {vars: 200, constraints: 600, clause: 3}},
-			"QF_LRA": {{vars: 100, constraints: 300, clause: 3}, {vars: 200, constraints: 600, clause: 3}},
-			"QF_IDL": {{vars: 100, constraints: 300, clause: 3}, {vars: 200, constraints: 600, clause: 3}},
-			"QF_RDL": {{vars: 100, constraints: 300, clause: 3}, {vars: 200, constraints: 600, clause: 3}},
+			"QF_LIA": {{vars: 100, constraints: 300, clause: 3}, {vars: 200, constraints: 600, clause: 2}},
+			"QF_LRA": {{vars: 200, constraints: 800, clause: 3}, {vars: 400, constraints: 1200, clause: 3}},
+			"QF_IDL": {{vars: 200, constraints: 800, clause: 3}, {vars: 300, constraints: 1200, clause: 3}},
+			"QF_RDL": {{vars: 200, constraints: 800, clause: 3}, {vars: 300, constraints: 1200, clause: 3}},
 		},
-		queens:     map[string][]int{"QF_LIA": {8, 9}, "QF_BV": {8, 9}},
-		factor:     []int{20, 24},
-		jobs:       map[string][]int{"QF_IDL": {8, 9}, "QF_RDL": {8, 9}},
+		queens: map[string]struct{ sat, unsat []int }{
+			"QF_LIA": {sat: []int{20, 30}, unsat: []int{8, 9}},
+			"QF_BV":  {sat: []int{30, 50}, unsat: []int{10, 11}},
+		},
+		factor:     []int{18, 20},
+		jobs:       map[string][]int{"QF_IDL": {7, 8}, "QF_RDL": {7, 8}},
 		traceHoles: []int{8, 9},
-		trace: []plantedShape{
-			{vars: 100, constraints: 200, scope: 20, queries: 20, clause: 3},
-			{vars: 200, constraints: 400, scope: 40, queries: 30, clause: 3},
+		trace: map[string][]plantedShape{
+			"QF_LIA": {{vars: 300, constraints: 600, scope: 30, queries: 20, clause: 1}, {vars: 100, constraints: 200, scope: 30, queries: 20, clause: 2}},
+			"QF_LRA": {{vars: 100, constraints: 200, scope: 20, queries: 20, clause: 3}, {vars: 200, constraints: 400, scope: 40, queries: 30, clause: 3}},
 		},
 	},
 }

@@ -1,5 +1,10 @@
-// Package library builds and reads benchmark libraries. For now it holds
-// the generator of synthetic SMT-LIB benchmarks that demos, tests and
-// performance figures use when real files of the wanted size or shape are not
-// at hand; indexing of SMT-LIB trees and archives joins it later.
+// Package library builds and reads benchmark libraries. For now it
+// generates them: families of SMT-LIB benchmarks whose status is known by
+// construction (pigeonhole, planted solutions, n-queens, factoring,
+// scheduling, incremental traces), written one at a time to an io.Writer
+// or as a whole library in the SMT-LIB layout (Instances, WriteLibrary);
+// corpora of a given number of files and total size for indexing figures
+// (WriteCorpus); and one big QF_LIA benchmark for parser figures
+// (GenerateQFLIA). Everything is deterministic for a seed. Indexing of
+// SMT-LIB trees and archives joins it later.
 package library

@@ -3,7 +3,9 @@ package library_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"flag"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -276,5 +278,73 @@ func TestOptionErrors(t *testing.T) {
 		if err == nil {
 			t.Errorf("%s: no error", name)
 		}
+	}
+}
+
+// TestCorpus checks the files of a small corpus as the library's, with z3,
+// and that WriteCorpus writes the same bytes whatever the number of workers.
+func TestCorpus(t *testing.T) {
+	o := library.CorpusOptions{Seed: 4, Files: 40, Bytes: 40 * 4000}
+	list, err := library.CorpusInstances(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run("files", func(t *testing.T) {
+		for _, in := range list {
+			t.Run(in.Path(), func(t *testing.T) {
+				t.Parallel()
+				src := checkInstance(t, in)
+				needZ3(t)
+				answers, _ := z3(t, src, time.Minute)
+				wantAnswers(t, in, answers)
+			})
+		}
+	})
+	var dirs []string
+	for _, workers := range []int{1, 3} {
+		dir := t.TempDir()
+		o.Workers = workers
+		calls := 0
+		o.Progress = func(int, int64) { calls++ }
+		st, err := library.WriteCorpus(context.Background(), dir, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Files != o.Files || calls != o.Files || st.Bytes < o.Bytes*8/10 || st.Bytes > o.Bytes*12/10 {
+			t.Errorf("%d workers: %+v after %d progress calls; want %d files of about %d bytes", workers, st, calls, o.Files, o.Bytes)
+		}
+		dirs = append(dirs, dir)
+	}
+	for _, in := range list {
+		x, err1 := os.ReadFile(filepath.Join(dirs[0], in.Path()))
+		y, err2 := os.ReadFile(filepath.Join(dirs[1], in.Path()))
+		if err1 != nil || err2 != nil || !bytes.Equal(x, y) {
+			t.Errorf("%s differs between 1 and 3 workers (%v, %v)", in.Path(), err1, err2)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := library.WriteCorpus(ctx, t.TempDir(), o); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled corpus: %v", err)
+	}
+	if _, err := library.CorpusInstances(library.CorpusOptions{Files: 0, Bytes: 10}); err == nil {
+		t.Error("a corpus of no files accepted")
+	}
+}
+
+// BenchmarkPlanted measures how fast the corpus families are written, in
+// MB/s on one core (without the file system).
+func BenchmarkPlanted(b *testing.B) {
+	for _, logic := range library.PlantedLogics {
+		b.Run(logic, func(b *testing.B) {
+			const size = 1 << 20
+			b.SetBytes(size)
+			for i := range b.N {
+				o := library.PlantedOptions{Logic: logic, Seed: uint64(i), Vars: 2000, Bytes: size, Clause: 2, Unsat: true}
+				if err := library.Planted(io.Discard, o); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -31,6 +31,12 @@ type PlantedOptions struct {
 	Clause int
 	// Terms is the most variables in a linear atom (default 3).
 	Terms int
+	// Window: a linear atom draws its variables from Window consecutive
+	// variables (cyclically), as constraints from programs relate nearby
+	// variables (default 5). With Window >= Vars any variables mix, and
+	// exact simplex fills in: z3 then needs seconds for an LP of 100
+	// variables and 300 constraints.
+	Window int
 	// Range bounds the planted values: |x| <= Range (default 100).
 	Range int
 	// Unsat hides a contradiction among the constraints: for QF_LIA and
@@ -49,7 +55,7 @@ var PlantedLogics = []string{"QF_LIA", "QF_LRA", "QF_IDL", "QF_RDL"}
 
 // Planted writes a planted-solution benchmark.
 func Planted(w io.Writer, o PlantedOptions) error {
-	p, err := newPlanted(w, o.Logic, o.Seed, o.Vars, o.Clause, o.Terms, o.Range)
+	p, err := newPlanted(w, o.Logic, o.Seed, o.Vars, o.Clause, o.Terms, o.Window, o.Range)
 	if err != nil {
 		return err
 	}
@@ -99,12 +105,13 @@ type TraceOptions struct {
 	Seed        uint64
 	Vars        int
 	Constraints int // asserted before the first push
-	Scope       int // constraints asserted in each push scope
+	Scope       int // constraints asserted in each push scope (at least one)
 	// Bytes, when positive, sizes the base and the scopes so that the
 	// file has about this many bytes: half base, half scopes.
 	Bytes  int64
 	Clause int // as in PlantedOptions
 	Terms  int
+	Window int
 	Range  int
 	// Queries are the statuses of the check-sats, in order.
 	Queries []benchmark.Status
@@ -117,7 +124,7 @@ type TraceOptions struct {
 // right after its check-sat; a satisfiable one is kept open at random (up
 // to three deep), so later queries see the constraints of several scopes.
 func Trace(w io.Writer, o TraceOptions) error {
-	p, err := newPlanted(w, o.Logic, o.Seed, o.Vars, o.Clause, o.Terms, o.Range)
+	p, err := newPlanted(w, o.Logic, o.Seed, o.Vars, o.Clause, o.Terms, o.Window, o.Range)
 	if err != nil {
 		return err
 	}
@@ -139,36 +146,38 @@ func Trace(w io.Writer, o TraceOptions) error {
 		fmt.Sprintf("Every constraint holds under a planted random assignment, except that the scope of each unsatisfiable query hides %s.", p.contradictionText()))
 	p.declare()
 	base, scope := o.Constraints, o.Scope
-	var baseBytes, scopeBytes int64
+	var baseEnd int64
 	if o.Bytes > 0 {
-		baseBytes = e.n + o.Bytes/2
-		scopeBytes = o.Bytes / 2 / int64(len(o.Queries))
+		baseEnd = o.Bytes / 2
 	}
 	for i := 0; ; i++ {
-		if (o.Bytes > 0 && e.n >= baseBytes) || (o.Bytes <= 0 && i >= base) {
+		if (o.Bytes > 0 && e.n >= baseEnd) || (o.Bytes <= 0 && i >= base) {
 			break
 		}
 		p.assertConstraint()
 	}
+	baseEnd = e.n
 	depth := 0
-	for _, q := range o.Queries {
+	for qi, q := range o.Queries {
 		e.str("(push 1)\n")
 		depth++
 		var special []placed
 		if q == benchmark.Unsat {
 			special = p.placeContradiction()
 		}
+		// In the corpus mode, scope q ends where its share of the bytes
+		// left after the base does, less the commands around it. Every
+		// scope has an assert (the 2014 rules want one before each
+		// check-sat).
 		start := e.n
+		end := baseEnd + (o.Bytes-baseEnd)*int64(qi+1)/int64(len(o.Queries)) - 60
 		progress := func(i int) float64 {
 			if o.Bytes > 0 {
-				return float64(e.n-start) / float64(scopeBytes)
+				return float64(e.n-start) / float64(max(1, end-start))
 			}
-			if scope <= 0 {
-				return 1
-			}
-			return float64(i) / float64(scope)
+			return float64(i) / float64(max(1, scope))
 		}
-		for i := 0; progress(i) < 1; i++ {
+		for i := 0; i == 0 || progress(i) < 1; i++ {
 			for len(special) > 0 && special[0].at <= progress(i) {
 				p.assertAtom(&special[0].a)
 				special = special[1:]
@@ -229,14 +238,16 @@ type planted struct {
 	real   bool  // Real variables
 	den    int64 // planted values are val[i]/den
 	val    []int64
+	names  []string // x0, x1, ...
 	clause int
 	terms  int
+	window int
 	a      atom   // scratch
 	cl     []atom // scratch for clauses
 	perm   []int  // scratch
 }
 
-func newPlanted(w io.Writer, logic string, seed uint64, vars, clause, terms, rng int) (*planted, error) {
+func newPlanted(w io.Writer, logic string, seed uint64, vars, clause, terms, window, rng int) (*planted, error) {
 	if !slices.Contains(PlantedLogics, logic) {
 		return nil, fmt.Errorf("planted: logic %q is not one of %v", logic, PlantedLogics)
 	}
@@ -249,6 +260,9 @@ func newPlanted(w io.Writer, logic string, seed uint64, vars, clause, terms, rng
 	if rng <= 0 {
 		rng = 100
 	}
+	if window <= 0 {
+		window = 5
+	}
 	p := &planted{
 		e:      newEmitter(w),
 		r:      rand.New(rand.NewPCG(seed, 0x9a7e5)),
@@ -259,6 +273,7 @@ func newPlanted(w io.Writer, logic string, seed uint64, vars, clause, terms, rng
 		clause: max(1, clause),
 		terms:  min(max(1, terms), vars),
 	}
+	p.window = min(max(window, p.terms), vars)
 	if logic == "QF_LRA" {
 		// Rational values: with equalities among the constraints, an
 		// integer solution need not exist.
@@ -272,6 +287,10 @@ func newPlanted(w io.Writer, logic string, seed uint64, vars, clause, terms, rng
 		}
 	}
 	p.perm = make([]int, vars)
+	p.names = make([]string, vars)
+	for i := range p.names {
+		p.names[i] = "x" + strconv.Itoa(i)
+	}
 	return p, nil
 }
 
@@ -286,7 +305,7 @@ func (p *planted) declare() { p.e.declare("x", len(p.val), p.sort()) }
 
 // shape describes the constraints for the :source.
 func (p *planted) shape() string {
-	kind := "linear constraints with up to " + strconv.Itoa(p.terms) + " variables"
+	kind := "linear constraints with up to " + strconv.Itoa(p.terms) + " of " + strconv.Itoa(p.window) + " consecutive variables"
 	if p.dl {
 		kind = "difference constraints"
 	}
@@ -343,8 +362,9 @@ func (p *planted) drawTrue(a *atom, eq bool) {
 		if k > 2 {
 			k = 2 + p.r.IntN(k-1)
 		}
+		base := p.r.IntN(len(p.val))
 		for len(a.vars) < k {
-			x := p.r.IntN(len(p.val))
+			x := (base + p.r.IntN(p.window)) % len(p.val)
 			if slices.Contains(a.vars, x) {
 				continue
 			}
@@ -439,17 +459,17 @@ func (p *planted) writeAtom(a *atom) {
 	e.str(opNames[a.op])
 	e.byte(' ')
 	if a.plain {
-		e.sym("x", a.vars[0])
+		e.str(p.names[a.vars[0]])
 		e.byte(' ')
-		e.sym("x", a.vars[1])
+		e.str(p.names[a.vars[1]])
 		e.byte(')')
 		return
 	}
 	if p.dl {
 		e.str("(- ")
-		e.sym("x", a.vars[0])
+		e.str(p.names[a.vars[0]])
 		e.byte(' ')
-		e.sym("x", a.vars[1])
+		e.str(p.names[a.vars[1]])
 		e.str(") ")
 		e.int(a.rhs)
 		e.byte(')')
@@ -464,16 +484,16 @@ func (p *planted) writeAtom(a *atom) {
 		}
 		switch c := a.coefs[i]; c {
 		case 1:
-			e.sym("x", x)
+			e.str(p.names[x])
 		case -1:
 			e.str("(- ")
-			e.sym("x", x)
+			e.str(p.names[x])
 			e.byte(')')
 		default:
 			e.str("(* ")
 			e.int(c)
 			e.byte(' ')
-			e.sym("x", x)
+			e.str(p.names[x])
 			e.byte(')')
 		}
 	}
