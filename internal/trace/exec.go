@@ -52,6 +52,8 @@ type execConn struct {
 	reason sandbox.Reason // why we ended it, "" while we have not
 	timers []*time.Timer
 
+	tree *procTree // nil unless MeasureCPU
+
 	abandoned atomic.Bool // the output is not read any more (see unblock)
 	closed    bool        // Close has closed the output (guarded by mu)
 
@@ -105,6 +107,9 @@ func StartExec(ctx context.Context, args []string, opts ExecOptions) (Conn, erro
 		inW.Close()
 		outR.Close()
 		return newFailedConn(args[0], err.Error()), nil
+	}
+	if opts.MeasureCPU {
+		c.tree = newProcTree(cmd.Process.Pid)
 	}
 	go func() {
 		_ = cmd.Wait()
@@ -204,10 +209,10 @@ func (c *execConn) ReadLine() ([]byte, time.Duration, error) {
 }
 
 func (c *execConn) CPU() time.Duration {
-	if !c.opts.MeasureCPU {
+	if c.tree == nil {
 		return 0
 	}
-	return treeCPU(c.cmd.Process.Pid)
+	return c.tree.cpu()
 }
 
 func (c *execConn) Close(wait time.Duration) sandbox.Result {
@@ -229,6 +234,9 @@ func (c *execConn) Close(wait time.Duration) sandbox.Result {
 		<-c.done
 	}
 	c.stop()
+	if c.tree != nil {
+		c.tree.close()
+	}
 	c.mu.Lock()
 	for _, t := range c.timers {
 		t.Stop()
