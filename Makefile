@@ -48,6 +48,8 @@ bench: build
 	@echo "reference: the official SMT-COMP scrambler (C++, flex/bison) reads about 5 MB/s on this machine (issue 2)"
 	$(GO) test -run '^$$' -bench . -benchtime 10x ./internal/sandbox/
 	$(GO) test -run '^$$' -bench Index -benchtime 1x ./internal/library/
+	$(GO) test -run '^$$' -bench TraceExec -benchtime 20x ./internal/trace/
+	@echo "reference (quoted in issue 6, its source cannot be fetched here): the official trace executor takes about 50 ms on the TraceExec script"
 	@echo "reference (quoted in issue 3, not installable here): runsolver ~110 ms and runexec ~250 ms around /bin/true; runexec overshoots a 2 s CPU limit by ~1 s"
 
 clean:
