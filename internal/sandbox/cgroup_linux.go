@@ -107,6 +107,7 @@ func removeDir(dir string) error {
 // memory.oom.group, memory.peak, pids.max, cpu.stat, cgroup.kill.
 type cgroup2 struct {
 	dir string
+	cpu *counter // cpu.stat usage_usec, for cpuTotal
 }
 
 func newCgroup2(parent, id string, l Limits) (*cgroup2, error) {
@@ -114,7 +115,7 @@ func newCgroup2(parent, id string, l Limits) (*cgroup2, error) {
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("cgroup2: %w", err)
 	}
-	c := &cgroup2{dir: dir}
+	c := &cgroup2{dir: dir, cpu: &counter{path: filepath.Join(dir, "cpu.stat"), key: "usage_usec", unit: time.Microsecond}}
 	set := func(file, value string) error { return writeFile(filepath.Join(dir, file), value) }
 	var err error
 	if l.MemoryBytes > 0 {
@@ -168,7 +169,11 @@ func (c *cgroup2) kill() {
 	}
 }
 
+// cpuTotal is the tree's CPU time, cheaply (see counter).
+func (c *cgroup2) cpuTotal() (time.Duration, error) { return c.cpu.read() }
+
 func (c *cgroup2) destroy() error {
+	c.cpu.close()
 	c.kill()
 	return removeDir(c.dir)
 }
@@ -178,6 +183,7 @@ func (c *cgroup2) destroy() error {
 // that forks while it is being killed.
 type cgroup1 struct {
 	dirs map[string]string // controller -> directory
+	cpu  *counter          // cpuacct.usage, for cpuTotal
 }
 
 var v1Controllers = []string{"cpuacct", "memory", "pids", "freezer", "cpuset"}
@@ -212,6 +218,7 @@ func newCgroup1(root, id string, l Limits) (*cgroup1, error) {
 		}
 		c.dirs[ctl] = dir
 	}
+	c.cpu = &counter{path: filepath.Join(c.dirs["cpuacct"], "cpuacct.usage"), unit: time.Nanosecond}
 	set := func(ctl, file, value string) error { return writeFile(filepath.Join(c.dirs[ctl], file), value) }
 	var err error
 	if l.MemoryBytes > 0 {
@@ -302,7 +309,13 @@ func (c *cgroup1) kill() {
 	_ = writeFile(state, "THAWED")
 }
 
+// cpuTotal is the tree's CPU time, cheaply (see counter).
+func (c *cgroup1) cpuTotal() (time.Duration, error) { return c.cpu.read() }
+
 func (c *cgroup1) destroy() error {
+	if c.cpu != nil {
+		c.cpu.close()
+	}
 	if len(c.dirs) > 0 {
 		c.kill()
 	}

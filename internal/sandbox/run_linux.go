@@ -468,6 +468,11 @@ func (r *run) cpuNow() time.Duration {
 	if !r.be.accurate() {
 		return time.Duration(r.lastCPU.Load())
 	}
+	if t, ok := r.be.(interface{ cpuTotal() (time.Duration, error) }); ok {
+		if d, err := t.cpuTotal(); err == nil {
+			return d
+		}
+	}
 	u, s, _ := r.be.usage()
 	return u + s
 }

@@ -169,6 +169,48 @@ func BenchmarkTraceExec(b *testing.B) {
 		b.ReportMetric(float64(medianOf(walls))/1e6, "ms-wall")
 		b.ReportMetric(50, "ms-official(quoted)")
 	})
+	b.Run("side-by-side", func(b *testing.B) {
+		// Interleaved runs of the executor and of a minimal C lock-step
+		// client (below), so that the load of the machine hits both
+		// alike; the ratio of the medians is the figure.
+		ref := buildLockstep(b)
+		if out, err := exec.Command(ref, bench).Output(); err != nil || strings.Count(string(out), "\n") != 600 {
+			b.Fatalf("C client: %v, %d lines", err, strings.Count(string(out), "\n"))
+		}
+		var ours, theirs []time.Duration
+		for i := 0; i < b.N; i++ {
+			in, err := Open(bench)
+			if err != nil {
+				b.Fatal(err)
+			}
+			t0 := time.Now()
+			c, err := StartExec(context.Background(), z3, ExecOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			res := Run(c, in, Options{})
+			ours = append(ours, time.Since(t0))
+			in.Close()
+			if res.Status != Done || len(res.Answers) != 600 {
+				b.Fatalf("%s %q after %d answers", res.Status, res.Message, len(res.Answers))
+			}
+			t0 = time.Now()
+			// Both print the answers where nothing reads them (the
+			// executor to io.Discard, the client to /dev/null); the
+			// client's are counted once, before.
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			err = exec.CommandContext(ctx, ref, bench).Run()
+			cancel()
+			theirs = append(theirs, time.Since(t0))
+			if err != nil {
+				b.Fatalf("C client: %v", err)
+			}
+		}
+		mo, mt := medianOf(ours), medianOf(theirs)
+		b.ReportMetric(float64(mo)/1e6, "ms-wall")
+		b.ReportMetric(float64(mt)/1e6, "ms-C-lockstep")
+		b.ReportMetric(float64(mo)/float64(mt), "ratio")
+	})
 	b.Run("z3-alone", func(b *testing.B) {
 		data, _ := os.ReadFile(bench)
 		_, script, _ := strings.Cut(string(data), Header+"\n")
@@ -195,4 +237,66 @@ func selfCPU() time.Duration {
 	var ru syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// lockstepC is a minimal lock-step client in C, for a side-by-side figure:
+// it forks z3 -in, sends (set-option :print-success true) and then each
+// command of the script (counting parentheses only), and reads one line
+// after each, with stdio as the official executor does. It checks nothing.
+// It is not the official executor, whose source cannot be fetched here; it
+// is a floor for any executor built that way.
+const lockstepC = `#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+static char cmd[1 << 22];
+int main(int argc, char **argv) {
+  int to[2], from[2];
+  if (argc != 2 || pipe(to) || pipe(from)) return 1;
+  if (fork() == 0) {
+    dup2(to[0], 0); dup2(from[1], 1); close(to[1]); close(from[0]);
+    execlp("z3", "z3", "-in", (char *)0); _exit(127);
+  }
+  close(to[0]); close(from[1]);
+  FILE *w = fdopen(to[1], "w"), *r = fdopen(from[0], "r"), *in = fopen(argv[1], "r");
+  char line[4096];
+  if (!in) return 1;
+  while (fgets(line, sizeof line, in) && strncmp(line, "--- ", 4) != 0) {}
+  fputs("(set-option :print-success true)\n", w); fflush(w);
+  if (!fgets(line, sizeof line, r)) return 1;
+  int c, depth = 0, opened = 0; size_t n = 0;
+  while ((c = fgetc(in)) != EOF && n < sizeof cmd - 1) {
+    if (n == 0 && c == '\n') continue;
+    cmd[n++] = c;
+    if (c == '(') { depth++; opened = 1; }
+    if (c == ')') depth--;
+    if (opened && depth == 0) {
+      cmd[n] = 0;
+      if (strcmp(cmd, "(exit)") == 0) break;
+      fwrite(cmd, 1, n, w); fputc('\n', w); fflush(w);
+      if (!fgets(line, sizeof line, r)) return 1;
+      if (strcmp(line, "success\n") != 0) { fputs(line, stdout); fflush(stdout); }
+      n = 0; opened = 0;
+    }
+  }
+  fputs("(exit)\n", w); fclose(w); fclose(r); wait(NULL);
+  return 0;
+}
+`
+
+// buildLockstep compiles lockstepC with the system's C compiler.
+func buildLockstep(b *testing.B) string {
+	cc, err := exec.LookPath("cc")
+	if err != nil {
+		b.Skip("needs a C compiler for the side-by-side reference")
+	}
+	dir := b.TempDir()
+	src, bin := filepath.Join(dir, "lockstep.c"), filepath.Join(dir, "lockstep")
+	if err := os.WriteFile(src, []byte(lockstepC), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	if out, err := exec.Command(cc, "-O2", "-o", bin, src).CombinedOutput(); err != nil {
+		b.Fatalf("cc: %v\n%s", err, out)
+	}
+	return bin
 }

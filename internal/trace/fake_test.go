@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -61,6 +64,23 @@ func copyExe(src, dst string) error {
 // answers to check-sat are in TRACE_FAKE_ANSWERS; every mode writes noise
 // on standard error, which the executor must not read.
 func fakeSolver(mode string) int {
+	switch mode {
+	case "sleeper":
+		// The child an escaping solver leaves behind: in a session of its
+		// own, with the solver's output, sleeping.
+		_ = os.WriteFile(os.Getenv("TRACE_FAKE_PIDFILE"), []byte(strconv.Itoa(os.Getpid())), 0o644)
+		time.Sleep(20 * time.Second)
+		return 0
+	case "escape":
+		cmd := exec.Command(os.Args[0])
+		cmd.Env = append(os.Environ(), "TRACE_FAKE_SOLVER=sleeper")
+		cmd.Stdout = os.Stdout
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := cmd.Start(); err != nil {
+			return 1
+		}
+		time.Sleep(time.Hour) // and never answers
+	}
 	answers := strings.Fields(os.Getenv("TRACE_FAKE_ANSWERS"))
 	sleep, _ := time.ParseDuration(os.Getenv("TRACE_FAKE_SLEEP"))
 	out := bufio.NewWriter(os.Stdout)
@@ -339,5 +359,37 @@ func TestOpenForms(t *testing.T) {
 	}
 	if in := Parse([]byte("unsat\n" + Header + "\n(check-sat)\n")); in.Source != FromHeader || len(in.Expected) != 1 {
 		t.Errorf("Parse: %+v", in)
+	}
+}
+
+// A solver that leaves behind a process holding its output, in a session of
+// its own, and never answers: the run still ends at its limit.
+func TestEscapedOutputHolder(t *testing.T) {
+	bench := filepath.Join(t.TempDir(), "b.smt2")
+	if err := os.WriteFile(bench, []byte(fakeInput), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, cn := range connectors(t) {
+		pidfile := filepath.Join(t.TempDir(), "pid")
+		if cn.name == "sandbox" {
+			pidfile = "/dev/null" // the sandbox's namespace takes the sleeper with it
+		}
+		in, _ := Open(bench)
+		t0 := time.Now()
+		res := Run(cn.start(t, []string{fakeBin}, []string{"TRACE_FAKE_SOLVER=escape", "TRACE_FAKE_PIDFILE=" + pidfile}, 300*time.Millisecond), in, Options{})
+		in.Close()
+		if res.Status != Limit || res.Limit != sandbox.WallTime {
+			t.Errorf("%s: %s %s", cn.name, res.Status, res.Limit)
+		}
+		if el := time.Since(t0); el > 4*time.Second {
+			t.Errorf("%s: took %v", cn.name, el)
+		}
+		if b, err := os.ReadFile(pidfile); err == nil && len(b) > 0 {
+			if pid, err := strconv.Atoi(string(b)); err == nil {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+		} else if cn.name == "exec" {
+			t.Errorf("exec: the sleeper did not start: %v", err)
+		}
 	}
 }
