@@ -135,3 +135,15 @@ func importSubmissions(opts ImportOptions, files []string, io streams) error {
 	fmt.Fprintf(io.out, "added %d solvers to %s\n", len(files), opts.Into)
 	return nil
 }
+
+// importFormat splits `import [FORMAT] FILE...` arguments.
+func importFormat(args []string) (string, []string) {
+	if len(args) > 0 {
+		for _, f := range library.Formats {
+			if args[0] == f {
+				return f, args[1:]
+			}
+		}
+	}
+	return "starexec-csv", args
+}

@@ -328,15 +328,3 @@ func rowsOf(ctx context.Context, st store.Store, results []store.Result, track b
 	}
 	return rows, nil
 }
-
-// importFormat splits `import [FORMAT] FILE...` arguments.
-func importFormat(args []string) (string, []string) {
-	if len(args) > 0 {
-		for _, f := range library.Formats {
-			if args[0] == f {
-				return f, args[1:]
-			}
-		}
-	}
-	return "starexec-csv", args
-}

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -267,6 +268,25 @@ func (c *Competition) check() error {
 //go:embed divisions2022.json
 var divisions2022 []byte
 
+var (
+	tableOnce sync.Once
+	table     map[string]map[string][]string // the JSON's track key -> division -> logics
+)
+
+// table2022 returns the official 2022 divisions of a track.
+func table2022(t benchmark.Track) map[string][]string {
+	tableOnce.Do(func() {
+		if err := json.Unmarshal(divisions2022, &table); err != nil {
+			panic("config: the embedded divisions2022.json is broken: " + err.Error())
+		}
+	})
+	key := "track_" + strings.ReplaceAll(string(t), "-", "_")
+	if t == benchmark.Proof {
+		key = "track_proof_exhibition"
+	}
+	return table[key]
+}
+
 // Divisions groups logics into the divisions of a track: the official
 // 2022 table (from SMT-COMP's new-divisions.json), one logic per division
 // in the earlier years. Logics outside the 2022 table form a division of
@@ -279,14 +299,8 @@ func Divisions(rules int, track benchmark.Track, logics []string) map[string][]s
 		}
 		return out
 	}
-	var table map[string]map[string][]string
-	_ = json.Unmarshal(divisions2022, &table)
-	key := "track_" + strings.ReplaceAll(string(track), "-", "_")
-	if track == benchmark.Proof {
-		key = "track_proof_exhibition"
-	}
 	divOf := map[string]string{}
-	for div, ls := range table[key] {
+	for div, ls := range table2022(track) {
 		for _, l := range ls {
 			divOf[l] = div
 		}

@@ -166,13 +166,7 @@ func ParseSubmission(name string, data []byte, dir string) (Solver, string, erro
 
 // divisionLogics returns the logics of a 2022 division of a track.
 func divisionLogics(t benchmark.Track, division string) []string {
-	var table map[string]map[string][]string
-	_ = json.Unmarshal(divisions2022, &table)
-	key := "track_" + strings.ReplaceAll(string(t), "-", "_")
-	if t == benchmark.Proof {
-		key = "track_proof_exhibition"
-	}
-	if ls, ok := table[key][division]; ok {
+	if ls, ok := table2022(t)[division]; ok {
 		return ls
 	}
 	return []string{division} // a division of one logic, named by it

@@ -113,16 +113,22 @@ func (l *Local) Run(ctx context.Context) error {
 	)
 	renew := time.NewTicker(l.Lease / 3)
 	defer renew.Stop()
+	// finished is signalled each time a pair ends: waiting on it, rather
+	// than on a free slot, keeps the loop from claiming in a busy loop
+	// while the last pairs run.
+	finished := make(chan struct{}, l.Workers)
+	wait := func() {
+		select {
+		case <-finished:
+		case <-renew.C:
+			_ = l.Store.RenewLeases(ctx, l.Competition, l.Owner, l.Lease)
+		case <-ctx.Done():
+		}
+	}
 	for ctx.Err() == nil {
 		free := len(slots)
 		if free == 0 {
-			select {
-			case s := <-slots:
-				slots <- s
-			case <-renew.C:
-				_ = l.Store.RenewLeases(ctx, l.Competition, l.Owner, l.Lease)
-			case <-ctx.Done():
-			}
+			wait()
 			continue
 		}
 		ps, err := l.Store.ClaimPairs(ctx, l.Competition, l.Owner, free, l.Lease)
@@ -136,13 +142,7 @@ func (l *Local) Run(ctx context.Context) error {
 			if len(slots) == l.Workers {
 				break // nothing running, nothing to claim: done
 			}
-			select { // wait for a running pair, then look again
-			case s := <-slots:
-				slots <- s
-			case <-renew.C:
-				_ = l.Store.RenewLeases(ctx, l.Competition, l.Owner, l.Lease)
-			case <-ctx.Done():
-			}
+			wait() // for a running pair to end, then look again
 			continue
 		}
 		for _, p := range ps {
@@ -150,7 +150,13 @@ func (l *Local) Run(ctx context.Context) error {
 			wg.Add(1)
 			go func(p store.Pair, slot int) {
 				defer wg.Done()
-				defer func() { slots <- slot }()
+				defer func() {
+					slots <- slot
+					select { // a signal already pending wakes the loop as well
+					case finished <- struct{}{}:
+					default:
+					}
+				}()
 				res, err := l.RunPair(ctx, slot, p)
 				if err != nil || ctx.Err() != nil {
 					return // not judged: stays leased, runs again later

@@ -344,17 +344,7 @@ func (p *parser) commandBody(kind CommandKind) {
 		p.sort()
 		p.term()
 	case CmdDefineFunsRec:
-		base, pos := len(p.vals), p.expect(tokLParen, "'(' before the function declarations")
-		for p.tok.kind != tokRParen {
-			b, ps := len(p.vals), p.expect(tokLParen, "'(' to start a function declaration")
-			p.symbol("a function name")
-			p.sortedVars(false)
-			p.sort()
-			p.expectClose()
-			p.closeValue(KindList, b, ps)
-		}
-		p.next()
-		p.closeValue(KindList, base, pos)
+		p.funDecls()
 		p.termList(1)
 	case CmdDeclareDatatype:
 		p.symbol("a datatype name")
@@ -400,6 +390,22 @@ func (p *parser) commandBody(kind CommandKind) {
 }
 
 // termList parses ( term* ) with at least min terms as a KindList value.
+// funDecls reads the ((f ((x S) ...) S) ...) list of define-funs-rec, in
+// scripts and in models.
+func (p *parser) funDecls() {
+	base, pos := len(p.vals), p.expect(tokLParen, "'(' before the function declarations")
+	for p.tok.kind != tokRParen {
+		b, ps := len(p.vals), p.expect(tokLParen, "'(' to start a function declaration")
+		p.symbol("a function name")
+		p.sortedVars(false)
+		p.sort()
+		p.expectClose()
+		p.closeValue(KindList, b, ps)
+	}
+	p.next()
+	p.closeValue(KindList, base, pos)
+}
+
 func (p *parser) termList(min int) {
 	base, pos := len(p.vals), p.expect(tokLParen, "'('")
 	for p.tok.kind != tokRParen {

@@ -1117,18 +1117,8 @@ func (p *parser) modelElement() {
 	case kind == CmdDefineFunsRec:
 		p.next()
 		p.next()
-		base, ps := len(p.vals), p.expect(tokLParen, "'(' before the function declarations")
-		for p.tok.kind != tokRParen {
-			b, ps := len(p.vals), p.expect(tokLParen, "'(' to start a function declaration")
-			p.symbol("a function name")
-			p.sortedVars(false)
-			p.sort()
-			p.expectClose()
-			p.closeValue(KindList, b, ps)
-		}
-		p.next()
-		p.closeValue(KindList, base, ps)
-		base, ps = len(p.vals), p.expect(tokLParen, "'(' before the function bodies")
+		p.funDecls()
+		base, ps := len(p.vals), p.expect(tokLParen, "'(' before the function bodies")
 		for p.tok.kind != tokRParen {
 			p.lenientTerm()
 		}

@@ -308,13 +308,9 @@ func checkSelect(c *checker, call *opCall) (Sort, Theory, string) {
 	if msg := arity(call, 2, 2); msg != "" {
 		return NoSort, 0, msg
 	}
-	a := call.args[0]
-	if c.sorts.class(a) != classArray {
-		return NoSort, 0, c.argError(call, 0, "an array")
-	}
-	d := c.sorts.data[a]
-	if call.args[1] != d.args[0] {
-		return NoSort, 0, c.argError(call, 1, c.sorts.String(d.args[0])+" (the index sort)")
+	d, msg := c.arrayIndex(call)
+	if msg != "" {
+		return NoSort, 0, msg
 	}
 	return d.args[1], 0, ""
 }
@@ -323,18 +319,27 @@ func checkStore(c *checker, call *opCall) (Sort, Theory, string) {
 	if msg := arity(call, 3, 3); msg != "" {
 		return NoSort, 0, msg
 	}
-	a := call.args[0]
-	if c.sorts.class(a) != classArray {
-		return NoSort, 0, c.argError(call, 0, "an array")
-	}
-	d := c.sorts.data[a]
-	if call.args[1] != d.args[0] {
-		return NoSort, 0, c.argError(call, 1, c.sorts.String(d.args[0])+" (the index sort)")
+	d, msg := c.arrayIndex(call)
+	if msg != "" {
+		return NoSort, 0, msg
 	}
 	if call.args[2] != d.args[1] {
 		return NoSort, 0, c.argError(call, 2, c.sorts.String(d.args[1])+" (the element sort)")
 	}
-	return a, 0, ""
+	return call.args[0], 0, ""
+}
+
+// arrayIndex checks the array and index arguments select and store share.
+func (c *checker) arrayIndex(call *opCall) (sortData, string) {
+	a := call.args[0]
+	if c.sorts.class(a) != classArray {
+		return sortData{}, c.argError(call, 0, "an array")
+	}
+	d := c.sorts.data[a]
+	if call.args[1] != d.args[0] {
+		return sortData{}, c.argError(call, 1, c.sorts.String(d.args[0])+" (the index sort)")
+	}
+	return d, ""
 }
 
 func (c *checker) bvArgs(call *opCall) string {
