@@ -12,7 +12,6 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/smtarena/smtarena/internal/sandbox"
 	"github.com/spf13/cobra"
 )
 
@@ -36,7 +35,6 @@ type streams struct {
 }
 
 func main() {
-	sandbox.Main() // the first process of a sandboxed run is this binary
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], streams{os.Stdin, os.Stdout, os.Stderr})
 	stop()

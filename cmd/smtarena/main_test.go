@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/smtarena/smtarena/internal/sandbox"
 	"github.com/smtarena/smtarena/internal/testenv"
 )
 
@@ -84,7 +83,6 @@ func TestLintShared(t *testing.T) {
 }
 
 func TestMain(m *testing.M) {
-	sandbox.Main() // exec's runs start this test binary as their first process
 	if os.Getenv("SMTARENA_TEST_MAIN") != "" {
 		// Act as the smtarena binary, for tests that kill it.
 		os.Exit(run(context.Background(), os.Args[1:], streams{os.Stdin, os.Stdout, os.Stderr}))

@@ -11,12 +11,10 @@ import (
 	"time"
 
 	"github.com/smtarena/smtarena/internal/benchmark"
-	"github.com/smtarena/smtarena/internal/sandbox"
 	"github.com/smtarena/smtarena/internal/store"
 )
 
 func TestMain(m *testing.M) {
-	sandbox.Main() // sandboxed runs start this test binary as their first process
 	if db := os.Getenv("EXECUTOR_TEST_WORKER"); db != "" {
 		os.Exit(worker(db))
 	}

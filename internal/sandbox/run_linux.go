@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -29,6 +28,10 @@ var runCounter atomic.Uint64
 func Run(ctx context.Context, spec Spec) (Result, error) {
 	if len(spec.Args) == 0 {
 		return Result{Reason: Failed, Error: "no command"}, errors.New("sandbox: no command")
+	}
+	if !haveFirstProc {
+		const msg = "sandbox: this binary was built without cgo (CGO_ENABLED=0); a run's first process is C code linked through cgo"
+		return Result{Reason: Failed, Error: msg}, errors.New(msg)
 	}
 	r := &run{spec: spec, root: os.Geteuid() == 0}
 	if r.spec.Protocol == "" {
@@ -291,7 +294,7 @@ func (r *run) runHelper(ctx context.Context) (Result, error) {
 		_ = cmd.Wait()
 		return r.failed(res, err.Error())
 	}
-	if err := json.NewEncoder(cfgW).Encode(r.config()); err != nil {
+	if _, err := cfgW.Write(r.config().encode()); err != nil {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
 		return r.failed(res, "send config: "+err.Error())
@@ -310,18 +313,21 @@ func (r *run) runHelper(ctx context.Context) (Result, error) {
 	// The first process reports when the solver and everything it started
 	// are gone; its own exit, and the teardown of the namespaces, need not
 	// be waited for.
-	repCh := make(chan initReport, 1)
+	type reportRead struct {
+		rep initReport
+		ok  bool
+	}
+	repCh := make(chan reportRead, 1)
 	go func() {
-		var rep initReport
-		if err := json.NewDecoder(repR).Decode(&rep); err != nil {
-			rep = initReport{ExitCode: -1, Error: "no report: " + err.Error()}
-		}
-		repCh <- rep
+		b, _ := io.ReadAll(repR) // the first process closes it after reporting
+		rep, ok := decodeReport(b)
+		repCh <- reportRead{rep, ok}
 	}()
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
-	rep := <-repCh
-	if strings.HasPrefix(rep.Error, "no report") {
+	got := <-repCh
+	rep := got.rep
+	if !got.ok {
 		// Killed before it could report (SIGKILL after the grace): the
 		// solver died with it.
 		err := <-waited

@@ -8,6 +8,3 @@ import "context"
 func Run(ctx context.Context, spec Spec) (Result, error) {
 	return Result{Reason: Failed, Error: "sandbox: needs Linux"}, ErrUnsupported
 }
-
-// Main does nothing where the sandbox is not supported.
-func Main() {}

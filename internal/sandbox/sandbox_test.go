@@ -27,7 +27,6 @@ import (
 var helperBin string
 
 func TestMain(m *testing.M) {
-	Main()
 	if mode := os.Getenv("SANDBOX_TEST_HELPER"); mode != "" {
 		os.Exit(hostile(mode, os.Args[1:]))
 	}

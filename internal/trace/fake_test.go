@@ -23,7 +23,6 @@ import (
 var fakeBin string
 
 func TestMain(m *testing.M) {
-	sandbox.Main()
 	if mode := os.Getenv("TRACE_FAKE_SOLVER"); mode != "" {
 		os.Exit(fakeSolver(mode))
 	}
