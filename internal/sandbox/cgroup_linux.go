@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -182,8 +183,9 @@ func (c *cgroup2) destroy() error {
 // for the limit and peak, pids, cpuset for cores, freezer to kill a tree
 // that forks while it is being killed.
 type cgroup1 struct {
-	dirs map[string]string // controller -> directory
-	cpu  *counter          // cpuacct.usage, for cpuTotal
+	dirs  map[string]string // controller -> directory
+	cpu   *counter          // cpuacct.usage, for cpuTotal
+	first int               // the run's first process
 }
 
 var v1Controllers = []string{"cpuacct", "memory", "pids", "freezer", "cpuset"}
@@ -247,6 +249,7 @@ func (c *cgroup1) name() string   { return "cgroup1" }
 func (c *cgroup1) accurate() bool { return true }
 
 func (c *cgroup1) add(pid int) error {
+	c.first = pid
 	var err error
 	for _, dir := range c.dirs {
 		err = errors.Join(err, writeFile(filepath.Join(dir, "cgroup.procs"), strconv.Itoa(pid)))
@@ -299,7 +302,9 @@ func (c *cgroup1) kill() {
 		killAll(cgroupPids(filepath.Join(c.dirs["cpuacct"], "cgroup.procs")))
 		return
 	}
-	if len(cgroupPids(filepath.Join(fr, "cgroup.procs"))) == 0 {
+	if pids := cgroupPids(filepath.Join(fr, "cgroup.procs")); len(pids) == 0 || len(pids) == 1 && pids[0] == c.first {
+		// The first process forks no more once it has reported.
+		killAll(pids)
 		return
 	}
 	state := filepath.Join(fr, "freezer.state")
@@ -332,14 +337,17 @@ func (c *cgroup1) destroy() error {
 	return err
 }
 
+// ownCgroups is /proc/self/cgroup, read once: a run's first process is
+// moved back there when its run is over.
+var ownCgroups = sync.OnceValue(func() string {
+	b, _ := os.ReadFile("/proc/self/cgroup")
+	return string(b)
+})
+
 // ownCgroup returns the cgroup this process is in for a v1 controller, or
 // for v2 (controller "").
 func ownCgroup(controller string) string {
-	b, err := os.ReadFile("/proc/self/cgroup")
-	if err != nil {
-		return ""
-	}
-	for _, line := range strings.Split(string(b), "\n") {
+	for _, line := range strings.Split(ownCgroups(), "\n") {
 		parts := strings.SplitN(line, ":", 3)
 		if len(parts) != 3 {
 			continue

@@ -88,7 +88,15 @@ func (r *run) exec(ctx context.Context) (res Result, err error) {
 		// A user of its own per run: runs cannot read each other's files.
 		r.uid = 1_000_000_000 + (os.Getpid()%100_000)*1000 + int(n%1000)
 	}
+	// The first process starts at once and waits for its configuration:
+	// its exec overlaps with making the working directory and cgroups.
+	fp, err := r.startFirst()
+	if err != nil {
+		return Result{Reason: Failed, Error: err.Error(), ExitCode: -1}, nil
+	}
+	defer fp.close()
 	if err := r.makeWorkdir(); err != nil {
+		fp.abort()
 		return Result{Reason: Failed, Error: err.Error()}, err
 	}
 	defer func() {
@@ -99,6 +107,7 @@ func (r *run) exec(ctx context.Context) (res Result, err error) {
 		}
 	}()
 	if r.be, err = r.backend(); err != nil {
+		fp.abort()
 		return Result{Reason: Failed, Error: err.Error(), WorkDir: r.workdir}, err
 	}
 	defer func() {
@@ -106,7 +115,91 @@ func (r *run) exec(ctx context.Context) (res Result, err error) {
 			err = e
 		}
 	}()
-	return r.runHelper(ctx)
+	return r.runHelper(ctx, fp)
+}
+
+// firstProc is a run's first process, started and waiting for its
+// configuration, with our ends of its pipes.
+type firstProc struct {
+	cmd       *exec.Cmd
+	cfgW      *os.File // its configuration, fd 3
+	repR      *os.File // its report, fd 4
+	outR      *os.File // the solver's output
+	stdinCopy func()   // feeds a non-file Stdin, once the run goes
+	inR       *os.File // the read end of that feed
+}
+
+// startFirst starts the run's first process in new namespaces.
+func (r *run) startFirst() (*firstProc, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("find own executable: %w", err)
+	}
+	fp := &firstProc{}
+	var cfgR, repW, outW *os.File
+	defer func() {
+		for _, f := range []*os.File{cfgR, repW, outW} {
+			if f != nil {
+				f.Close()
+			}
+		}
+	}()
+	if cfgR, fp.cfgW, err = os.Pipe(); err != nil {
+		return nil, err
+	}
+	if fp.repR, repW, err = os.Pipe(); err != nil {
+		fp.close()
+		return nil, err
+	}
+	if fp.outR, outW, err = os.Pipe(); err != nil {
+		fp.close()
+		return nil, err
+	}
+	cmd := exec.Command(exe, initArg)
+	cmd.Env = []string{}
+	cmd.ExtraFiles = []*os.File{cfgR, repW}
+	cmd.Stdout, cmd.Stderr = outW, outW
+	switch in := r.spec.Stdin.(type) {
+	case nil:
+	case *os.File:
+		cmd.Stdin = in
+	default:
+		inR, inW, err := os.Pipe()
+		if err != nil {
+			fp.close()
+			return nil, err
+		}
+		cmd.Stdin, fp.inR = inR, inR
+		fp.stdinCopy = func() {
+			_, _ = io.Copy(inW, in)
+			inW.Close()
+		}
+	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if r.root {
+		cmd.SysProcAttr.Cloneflags = syscall.CLONE_NEWPID | syscall.CLONE_NEWNS | syscall.CLONE_NEWNET | syscall.CLONE_NEWIPC
+	}
+	fp.cmd = cmd
+	r.start = time.Now()
+	if err := cmd.Start(); err != nil {
+		fp.close()
+		return nil, fmt.Errorf("start: %w", err)
+	}
+	return fp, nil
+}
+
+// abort ends a first process that will get no configuration.
+func (fp *firstProc) abort() {
+	_ = fp.cmd.Process.Kill()
+	_ = fp.cmd.Wait()
+}
+
+func (fp *firstProc) close() {
+	for _, f := range []*os.File{fp.cfgW, fp.repR, fp.outR, fp.inR} {
+		if f != nil {
+			f.Close()
+		}
+	}
 }
 
 func (r *run) makeWorkdir() error {
@@ -228,78 +321,23 @@ func (r *run) config() initConfig {
 	return cfg
 }
 
-func (r *run) runHelper(ctx context.Context) (Result, error) {
-	res := Result{ExitCode: -1, Backend: r.be.name(), Accurate: r.be.accurate(), WorkDir: r.workdir}
-	exe, err := os.Executable()
-	if err != nil {
-		return r.failed(res, "find own executable: "+err.Error())
-	}
-	cfgR, cfgW, err := os.Pipe()
-	if err != nil {
-		return r.failed(res, err.Error())
-	}
-	repR, repW, err := os.Pipe()
-	if err != nil {
-		return r.failed(res, err.Error())
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		return r.failed(res, err.Error())
-	}
-	defer func() { cfgW.Close(); repR.Close(); outR.Close() }()
-
-	cmd := exec.Command(exe, initArg)
-	cmd.Env = []string{}
-	cmd.ExtraFiles = []*os.File{cfgR, repW}
-	cmd.Stdout, cmd.Stderr = outW, outW
-	var stdinCopy func()
-	switch in := r.spec.Stdin.(type) {
-	case nil:
-	case *os.File:
-		cmd.Stdin = in
-	default:
-		inR, inW, err := os.Pipe()
-		if err != nil {
-			return r.failed(res, err.Error())
-		}
-		cmd.Stdin = inR
-		defer inR.Close()
-		stdinCopy = func() {
-			_, _ = io.Copy(inW, in)
-			inW.Close()
-		}
-	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if r.root {
-		cmd.SysProcAttr.Cloneflags = syscall.CLONE_NEWPID | syscall.CLONE_NEWNS | syscall.CLONE_NEWNET | syscall.CLONE_NEWIPC
-	}
+func (r *run) runHelper(ctx context.Context, fp *firstProc) (Result, error) {
+	res := Result{ExitCode: -1, Backend: r.be.name(), Accurate: r.be.accurate(), WorkDir: r.workdir, Start: r.start}
+	cmd, outR, repR := fp.cmd, fp.outR, fp.repR
 	r.cmd = cmd
 	r.done = make(chan struct{})
-	r.start = time.Now()
-	res.Start = r.start
-	if err := cmd.Start(); err != nil {
-		cfgR.Close()
-		repW.Close()
-		outW.Close()
-		return r.failed(res, "start: "+err.Error())
-	}
-	cfgR.Close()
-	repW.Close()
-	outW.Close()
-	if stdinCopy != nil {
-		go stdinCopy()
-	}
 	if err := r.be.add(cmd.Process.Pid); err != nil {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
+		fp.abort()
 		return r.failed(res, err.Error())
 	}
-	if _, err := cfgW.Write(r.config().encode()); err != nil {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
+	if _, err := fp.cfgW.Write(r.config().encode()); err != nil {
+		fp.abort()
 		return r.failed(res, "send config: "+err.Error())
 	}
-	cfgW.Close()
+	fp.cfgW.Close()
+	if fp.stdinCopy != nil {
+		go fp.stdinCopy()
+	}
 
 	out := newOutputSink(r.spec.Stdout, r.spec.Limits.OutputBytes, r.spec.OnLine, r)
 	outDone := make(chan struct{})

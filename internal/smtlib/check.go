@@ -622,7 +622,7 @@ func (c *checker) declared(name string) bool {
 	if len(c.funcs[name]) > 0 {
 		return true
 	}
-	o, ok := ops[name]
+	o, ok := ops()[name]
 	return ok && o.indices < 0 && c.logic.has(o.theory)
 }
 
@@ -826,7 +826,7 @@ func (c *checker) declareConstructor(dt *datatype, self Sort, ct Term, env map[s
 }
 
 func (c *checker) declaredTheory(name string) bool {
-	o, ok := ops[name]
+	o, ok := ops()[name]
 	return ok && o.indices < 0 && c.logic.has(o.theory)
 }
 
@@ -1076,7 +1076,7 @@ func (c *checker) resolve(at, id Term, args []Sort) Sort {
 			return c.bvConst(at, head, idx[0])
 		}
 	}
-	o, ok := ops[name]
+	o, ok := ops()[name]
 	if !ok || (o.indices >= 0) != indexed {
 		switch {
 		case ok && indexed:

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Theory names a theory of SMT-LIB, or the free symbols of UF, which a
@@ -53,10 +54,13 @@ type op struct {
 	check   opCheck
 }
 
-var ops map[string]op
+// ops is the table of theory symbols, built when first needed: every
+// smtarena command pays for package initialisers at start, most of which
+// never check a sort.
+var ops = sync.OnceValue(buildOps)
 
-func init() {
-	ops = make(map[string]op, 256)
+func buildOps() map[string]op {
+	ops := make(map[string]op, 256)
 	def := func(th Theory, names string, indices int, check opCheck) {
 		for _, n := range strings.Fields(names) {
 			ops[n] = op{theory: th, indices: indices, check: check}
@@ -136,6 +140,7 @@ func init() {
 	def(TheoryStrings, "re.range", -1, fixed(R, S, S))
 	def(TheoryStrings, "re.^", 1, fixed(R, R))
 	def(TheoryStrings, "re.loop", 2, fixed(R, R))
+	return ops
 }
 
 func plural(n int, word string) string {
