@@ -150,14 +150,14 @@ func (l *Local) Run(ctx context.Context) error {
 			wg.Add(1)
 			go func(p store.Pair, slot int) {
 				defer wg.Done()
-				defer func() {
-					slots <- slot
-					select { // a signal already pending wakes the loop as well
-					case finished <- struct{}{}:
-					default:
-					}
-				}()
 				res, err := l.RunPair(ctx, slot, p)
+				// The slot's cores are free as soon as the solver is gone:
+				// the next pair starts while this one is recorded.
+				slots <- slot
+				select { // a signal already pending wakes the loop as well
+				case finished <- struct{}{}:
+				default:
+				}
 				if err != nil || ctx.Err() != nil {
 					return // not judged: stays leased, runs again later
 				}
