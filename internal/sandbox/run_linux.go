@@ -457,10 +457,9 @@ func (r *run) poll(ctx context.Context, done chan struct{}) {
 			r.terminate(WallTime)
 		case <-tick.C:
 			if l.CPU > 0 || !r.be.accurate() {
-				// The fallback also samples memory while reading usage.
-				if u, s, err := r.be.usage(); err == nil {
-					r.lastCPU.Store(int64(u + s))
-					if l.CPU > 0 && u+s >= l.CPU {
+				if used, err := r.pollCPU(); err == nil {
+					r.lastCPU.Store(int64(used))
+					if l.CPU > 0 && used >= l.CPU {
 						r.terminate(CPUTime)
 					}
 				}
@@ -503,6 +502,17 @@ func (r *run) terminate(reason Reason) {
 	}
 	_ = p.Signal(sig)
 	r.killTimer = time.AfterFunc(r.spec.Grace, killNow)
+}
+
+// pollCPU reads the run's CPU time for the limit: through the cgroup's
+// descriptor kept open when there is one (one pread every tick), else by
+// the backend's usage (the fallback samples memory while it reads).
+func (r *run) pollCPU() (time.Duration, error) {
+	if t, ok := r.be.(interface{ cpuTotal() (time.Duration, error) }); ok && r.be.accurate() {
+		return t.cpuTotal()
+	}
+	u, s, err := r.be.usage()
+	return u + s, err
 }
 
 // cpuNow returns the CPU time of the run so far, for line timestamps: read
