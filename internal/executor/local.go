@@ -28,6 +28,14 @@ type Local struct {
 	Lease time.Duration
 	// OnDone is called after each completed pair (progress display).
 	OnDone func(store.Pair, store.Result)
+	// MemoryPerPair is the memory limit of one pair (0: none), and
+	// MemoryBudget what the pairs running at once may use together
+	// (default: nine tenths of the machine's memory, the rest for the
+	// system and smtarena). Fewer than Workers pairs run at once when the
+	// budget holds fewer, so that the kernel never has to take memory from
+	// a solver that stays within its limit.
+	MemoryPerPair int64
+	MemoryBudget  int64
 	// Owner names this worker process in the store; default
 	// host/pid/start time, which lets a restarted coordinator on the same
 	// host take back the pairs of a dead one at once.
@@ -61,6 +69,22 @@ func processStart(pid int) int64 {
 	return n
 }
 
+// machineMemory is the machine's memory in bytes (MemTotal), or a
+// practically unbounded number when /proc/meminfo cannot be read.
+func machineMemory() int64 {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if f := strings.Fields(line); len(f) >= 2 && f[0] == "MemTotal:" {
+				if kb, err := strconv.ParseInt(f[1], 10, 64); err == nil {
+					return kb << 10
+				}
+			}
+		}
+	}
+	return 1 << 62
+}
+
 // deadLocal reports whether owner is a process of this host that no longer
 // runs.
 func deadLocal(owner string) bool {
@@ -84,6 +108,17 @@ func deadLocal(owner string) bool {
 func (l *Local) Run(ctx context.Context) error {
 	if l.Workers <= 0 {
 		l.Workers = 1
+	}
+	if l.MemoryPerPair > 0 {
+		budget := l.MemoryBudget
+		if budget <= 0 {
+			budget = machineMemory() / 10 * 9
+		}
+		fit := budget / l.MemoryPerPair
+		if fit < 1 {
+			return fmt.Errorf("executor: a pair's memory limit (%d MB) is more than the memory budget (%d MB)", l.MemoryPerPair>>20, budget>>20)
+		}
+		l.Workers = int(min(int64(l.Workers), fit))
 	}
 	if l.Lease <= 0 {
 		l.Lease = time.Minute

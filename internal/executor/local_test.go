@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -182,4 +183,36 @@ func TestKillResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkOnce(t, st, 200)
+}
+
+// TestMemoryBudget: with room for two pairs' memory, no more than two run at
+// once, whatever the number of workers; a pair larger than the budget is an
+// error.
+func TestMemoryBudget(t *testing.T) {
+	_, st := setup(t, 10)
+	var running, most atomic.Int64
+	l := &Local{Store: st, Competition: "c", Workers: 4, MemoryPerPair: 1 << 30, MemoryBudget: 2<<30 + 1,
+		RunPair: func(ctx context.Context, slot int, p store.Pair) (store.Result, error) {
+			n := running.Add(1)
+			for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+			}
+			time.Sleep(20 * time.Millisecond)
+			running.Add(-1)
+			return store.Result{Competition: p.Competition, Track: p.Track, Solver: p.Solver, BenchmarkPath: p.BenchmarkPath,
+				Status: "complete", Extra: "{}"}, nil
+		}}
+	if err := l.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	checkOnce(t, st, 20)
+	if most.Load() != 2 {
+		t.Errorf("%d pairs ran at once, want 2", most.Load())
+	}
+	big := &Local{Store: st, Competition: "c", Workers: 1, MemoryPerPair: 3 << 30, MemoryBudget: 2 << 30, RunPair: fakeRun(nil)}
+	if err := big.Run(context.Background()); err == nil || !strings.Contains(err.Error(), "memory budget") {
+		t.Errorf("a pair over the budget: %v", err)
+	}
+	if machineMemory() < 1<<20 {
+		t.Errorf("machine memory %d", machineMemory())
+	}
 }
