@@ -163,6 +163,11 @@ func (p *Prepared) planTrack(ctx context.Context, t benchmark.Track, log *slog.L
 			continue
 		}
 		input, expected, err := p.prepareInput(t, b, keep[b.ID], inputs)
+		var ie *inputError
+		if errors.As(err, &ie) {
+			log.Warn("benchmark left out: its input cannot be prepared", "track", t, "benchmark", b.Path, "error", ie)
+			continue
+		}
 		if err != nil {
 			return 0, err
 		}

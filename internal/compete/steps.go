@@ -118,6 +118,15 @@ func (p *Prepared) sourceOf(b benchmark.Benchmark) (string, error) {
 	return "", fmt.Errorf("%s: not found under the library roots %v", b.Path, p.Def.Library)
 }
 
+// inputError is a benchmark the track cannot use: the scrambler refuses it
+// (as the official one would: a set-option it does not know, ...) or it
+// does not parse. The benchmark is left out of the track, not the
+// competition stopped.
+type inputError struct{ err error }
+
+func (e *inputError) Error() string { return e.err.Error() }
+func (e *inputError) Unwrap() error { return e.err }
+
 // prepareInput writes the file the solvers get for a benchmark (once; an
 // existing one is kept) and returns its path and the expected answer(s).
 func (p *Prepared) prepareInput(t benchmark.Track, b benchmark.Benchmark, keep int, dir string) (string, string, error) {
@@ -136,7 +145,7 @@ func (p *Prepared) prepareInput(t benchmark.Track, b benchmark.Benchmark, keep i
 	}
 	if keep > 0 {
 		if data, err = cutAfter(src, data, keep); err != nil {
-			return "", "", err
+			return "", "", &inputError{err}
 		}
 		exp := strings.Fields(expected)
 		if keep < len(exp) {
@@ -155,6 +164,11 @@ func (p *Prepared) prepareInput(t benchmark.Track, b benchmark.Benchmark, keep i
 		out.WriteString(scramble.StatusHeaderEnd + "\n")
 	}
 	if _, err := scramble.Scramble(&out, bytes.NewReader(data), src, opts); err != nil {
+		var se *scramble.SyntaxError
+		var re *scramble.RejectError
+		if errors.As(err, &se) || errors.As(err, &re) {
+			return "", "", &inputError{fmt.Errorf("scramble: %w", err)}
+		}
 		return "", "", fmt.Errorf("scramble: %w", err)
 	}
 	tmp := dst + ".tmp"

@@ -1,12 +1,14 @@
 package compete
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/smtarena/smtarena/internal/benchmark"
+	"github.com/smtarena/smtarena/internal/config"
 	"github.com/smtarena/smtarena/internal/selection"
 )
 
@@ -53,5 +55,51 @@ func TestExpectedOf(t *testing.T) {
 	}
 	if got := expectedOf(benchmark.Benchmark{Status: "sat"}, ""); got != "sat" {
 		t.Errorf("single query: %q", got)
+	}
+}
+
+// TestPrepareInputRefused: a benchmark the official scrambler refuses is an
+// inputError (left out of the track), not an error that stops the run.
+func TestPrepareInputRefused(t *testing.T) {
+	dir := t.TempDir()
+	lib := filepath.Join(dir, "lib", "non-incremental", "QF_UF", "f")
+	if err := os.MkdirAll(lib, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"ok.smt2":      "(set-logic QF_UF)\n(declare-fun p () Bool)\n(assert p)\n(check-sat)\n",
+		"option.smt2":  "(set-logic QF_UF)\n(set-option :produce-models true)\n(check-sat)\n",
+		"broken.smt2":  "(set-logic QF_UF)\n(assert (and p\n",
+		"sortarg.smt2": "(set-logic QF_UF)\n(declare-sort S 1)\n(check-sat)\n",
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(lib, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	def := filepath.Join(dir, "c.toml")
+	if err := os.WriteFile(def, []byte("name = \"c\"\nrules = 2022\nlibrary = [\"lib\"]\n[seed]\nvalue = 1\n[tracks.single-query]\ncpu_limit = 1\n"+
+		"[[solvers]]\nname = \"s\"\ntracks = [\"single-query\"]\nlogics = [\".*\"]\ncommand = [\"true\"]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := config.Load(def)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &Prepared{Def: c, Seed: 1}
+	out := t.TempDir()
+	for i, name := range []string{"ok.smt2", "option.smt2", "broken.smt2", "sortarg.smt2"} {
+		b := benchmark.Benchmark{ID: int64(i + 1), Path: "non-incremental/QF_UF/f/" + name, Status: "sat"}
+		_, _, err := p.prepareInput(benchmark.SingleQuery, b, 0, out)
+		var ie *inputError
+		if refused := errors.As(err, &ie); refused != (name != "ok.smt2") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	// A benchmark that is not there is not the benchmark's fault.
+	_, _, err = p.prepareInput(benchmark.SingleQuery, benchmark.Benchmark{ID: 9, Path: "non-incremental/QF_UF/f/gone.smt2"}, 0, out)
+	var ie *inputError
+	if err == nil || errors.As(err, &ie) {
+		t.Errorf("missing file: %v", err)
 	}
 }
