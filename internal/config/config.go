@@ -257,9 +257,50 @@ func (c *Competition) check() error {
 			s.logicRE = append(s.logicRE, re)
 		}
 		if s.Package != "" {
-			if _, err := os.Stat(c.Path(s.Package)); err != nil {
+			if err := c.checkPackage(s); err != nil {
 				return fmt.Errorf("solver %s: package: %w", s.Name, err)
 			}
+		}
+	}
+	return nil
+}
+
+// checkPackage checks that a solver's package has the scripts the tracks it
+// enters run: bin/starexec_run_<configuration> (every track but
+// incremental) and bin/smtcomp_run_incremental.
+func (c *Competition) checkPackage(s *Solver) error {
+	dir := c.Path(s.Package)
+	if st, err := os.Stat(dir); err != nil {
+		return err
+	} else if !st.IsDir() {
+		return fmt.Errorf("%s is not a directory (bin/starexec_run_<configuration>, bin/smtcomp_run_incremental)", dir)
+	}
+	var scripts []string
+	for _, t := range s.Tracks {
+		tr, _ := benchmark.ParseTrack(t)
+		if _, ok := c.Tracks[string(tr)]; !ok {
+			continue
+		}
+		if tr == benchmark.Incremental {
+			scripts = append(scripts, "smtcomp_run_incremental")
+			continue
+		}
+		cfgs := s.Configurations
+		if len(cfgs) == 0 {
+			cfgs = []string{"default"}
+		}
+		for _, cfg := range cfgs {
+			scripts = append(scripts, "starexec_run_"+cfg)
+		}
+	}
+	for _, name := range scripts {
+		p := filepath.Join(dir, "bin", name)
+		st, err := os.Stat(p)
+		if err != nil {
+			return err
+		}
+		if st.IsDir() || st.Mode()&0o111 == 0 {
+			return fmt.Errorf("%s is not executable", p)
 		}
 	}
 	return nil

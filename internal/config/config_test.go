@@ -67,6 +67,54 @@ func TestLoadErrors(t *testing.T) {
 	}
 }
 
+// TestPackage checks a StarExec-style package: the scripts of the tracks
+// the solver enters in this competition must be there and executable.
+func TestPackage(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "pkg", "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(name string, mode os.FileMode) {
+		if err := os.WriteFile(filepath.Join(bin, name), []byte("#!/bin/sh\n"), mode); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(filepath.Join(bin, name), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	src := strings.Replace(good, `command = ["z3", "{file}"]`, "package = \"pkg\"\nconfigurations = [\"default\", \"fast\"]", 1)
+	src = strings.Replace(src, `tracks = ["single-query"]`, `tracks = ["single-query", "incremental"]`, 1)
+	p := filepath.Join(dir, "c.toml")
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	write("starexec_run_default", 0o755)
+	if _, err := Load(p); err == nil || !strings.Contains(err.Error(), "solver z3: package: ") || !strings.Contains(err.Error(), "starexec_run_fast") {
+		t.Errorf("missing configuration: %v", err)
+	}
+	write("starexec_run_fast", 0o644)
+	if _, err := Load(p); err == nil || !strings.Contains(err.Error(), "starexec_run_fast is not executable") {
+		t.Errorf("script not executable: %v", err)
+	}
+	write("starexec_run_fast", 0o755)
+	// The incremental track is not run, so its script is not needed.
+	if _, err := Load(p); err != nil {
+		t.Errorf("complete package: %v", err)
+	}
+	src += "[tracks.incremental]\ncpu_limit = 10\n"
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(p); err == nil || !strings.Contains(err.Error(), "smtcomp_run_incremental") {
+		t.Errorf("no incremental script: %v", err)
+	}
+	write("smtcomp_run_incremental", 0o755)
+	if _, err := Load(p); err != nil {
+		t.Errorf("complete package: %v", err)
+	}
+}
+
 func TestDivisions(t *testing.T) {
 	d := Divisions(2022, benchmark.SingleQuery, []string{"QF_IDL", "QF_LIA", "QF_UF", "QF_AX", "FOO"})
 	if got := strings.Join(d["QF_LinearIntArith"], ","); got != "QF_IDL,QF_LIA" {

@@ -3,7 +3,6 @@ package track
 import (
 	"bufio"
 	"bytes"
-	"path/filepath"
 	"strings"
 
 	"github.com/smtarena/smtarena/internal/sandbox"
@@ -13,24 +12,49 @@ import (
 type Solver struct {
 	Command            []string // {file} is the benchmark; without it the path is appended
 	IncrementalCommand []string
-	Package            string // StarExec layout: bin/starexec_run_<config>
-	Config             string
+	// Package is the absolute path of a StarExec-style directory:
+	// bin/starexec_run_<config> (single query, the benchmark as $1) and
+	// bin/smtcomp_run_incremental (incremental, commands on stdin).
+	Package string
+	Config  string
+}
+
+// packageRunner starts a script of a package as StarExec does: from the
+// package's bin/ directory (scripts of real archives call their solver as
+// ./name), with the benchmark as its only argument. $0 is the package
+// directory: given as an argument, the sandbox keeps it visible to the run
+// also where it lies under /tmp, which each run gets privately; $1 is the
+// script's name, and what follows goes to the script.
+const packageRunner = `cd "$0/bin" && script=$1 && shift && exec "./$script" "$@"`
+
+// packageArgs returns the argv that runs a script of the package.
+func (s Solver) packageArgs(script string, args ...string) []string {
+	return append([]string{"/bin/sh", "-c", packageRunner, s.Package, script}, args...)
+}
+
+// packageScript is the script of the package that runs the configuration
+// on a track (incremental or not).
+func packageScript(config string, incremental bool) string {
+	if incremental {
+		return "smtcomp_run_incremental"
+	}
+	if config == "" {
+		config = "default"
+	}
+	return "starexec_run_" + config
 }
 
 // SingleQueryArgs returns the argv for a single-query run on input, and whether
 // the input goes on stdin instead (the 2005 protocol: no arguments).
 func (s Solver) SingleQueryArgs(input string, protocol sandbox.Protocol) (args []string, stdin bool) {
-	var base []string
-	switch {
-	case s.Package != "":
-		cfg := s.Config
-		if cfg == "" {
-			cfg = "default"
+	if s.Package != "" {
+		script := packageScript(s.Config, false)
+		if protocol == sandbox.Protocol2005 {
+			return s.packageArgs(script), true
 		}
-		base = []string{filepath.Join(s.Package, "bin", "starexec_run_"+cfg)}
-	default:
-		base = append([]string(nil), s.Command...)
+		return s.packageArgs(script, input), false
 	}
+	base := append([]string(nil), s.Command...)
 	if protocol == sandbox.Protocol2005 {
 		out := base[:0:0]
 		for _, a := range base {
@@ -57,7 +81,7 @@ func (s Solver) SingleQueryArgs(input string, protocol sandbox.Protocol) (args [
 // on stdin.
 func (s Solver) IncrementalArgv() []string {
 	if s.Package != "" {
-		return []string{filepath.Join(s.Package, "bin", "smtcomp_run_incremental")}
+		return s.packageArgs(packageScript(s.Config, true))
 	}
 	if len(s.IncrementalCommand) > 0 {
 		return s.IncrementalCommand

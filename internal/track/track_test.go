@@ -1,7 +1,12 @@
 package track
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/smtarena/smtarena/internal/sandbox"
@@ -41,7 +46,45 @@ func TestCommand(t *testing.T) {
 	if args, stdin := s.SingleQueryArgs("/b.smt2", sandbox.Protocol2005); !reflect.DeepEqual(args, []string{"z3", "-smt2"}) || !stdin {
 		t.Errorf("2005: %v %v", args, stdin)
 	}
-	if args, _ := (Solver{Package: "/p", Config: "fast"}).SingleQueryArgs("/b", sandbox.Protocol2022); !reflect.DeepEqual(args, []string{"/p/bin/starexec_run_fast", "/b"}) {
-		t.Errorf("package: %v", args)
+}
+
+// TestPackage runs the argv of a StarExec-style package: its scripts run
+// from bin/ with the benchmark as $1 (and nothing more), the incremental
+// one with no argument.
+func TestPackage(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "pkg with space")
+	bin := filepath.Join(dir, "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"starexec_run_default", "starexec_run_fast", "smtcomp_run_incremental"} {
+		script := "#!/bin/sh\necho \"" + name + " $(pwd) $# $1\"\n"
+		if err := os.WriteFile(filepath.Join(bin, name), []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run := func(args []string) string {
+		t.Helper()
+		out, err := exec.Command(args[0], args[1:]...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("%v: %v: %s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	s := Solver{Package: dir}
+	args, stdin := s.SingleQueryArgs("/b 1.smt2", sandbox.Protocol2022)
+	if got := run(args); stdin || got != "starexec_run_default "+bin+" 1 /b 1.smt2" {
+		t.Errorf("default: %q (stdin %v)", got, stdin)
+	}
+	if !slices.Contains(args, dir) {
+		t.Errorf("the package directory is not an argument, so the sandbox would not keep it visible: %q", args)
+	}
+	s.Config = "fast"
+	if got := run(s.IncrementalArgv()); got != "smtcomp_run_incremental "+bin+" 0" {
+		t.Errorf("incremental: %q", got)
+	}
+	args, stdin = s.SingleQueryArgs("/b.smt2", sandbox.Protocol2005)
+	if got := run(args); !stdin || got != "starexec_run_fast "+bin+" 0" {
+		t.Errorf("2005: %q (stdin %v)", got, stdin)
 	}
 }
