@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"sync"
 )
 
 // Header is the line that ends the expected answers of a benchmark with
@@ -179,7 +180,11 @@ func parseExpectedFile(data []byte) ([]string, string) {
 	return exp, ""
 }
 
-var statusRE = regexp.MustCompile(`^\(\s*set-info\s+:status\s+(\S+?)\s*\)$`)
+// statusRE is compiled on first use, not at the start of every smtarena
+// command.
+var statusRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\(\s*set-info\s+:status\s+(\S+?)\s*\)$`)
+})
 
 // statusAnswers derives the expected answers from the (set-info :status)
 // commands of a script: the last status given since the previous check-sat
@@ -204,7 +209,7 @@ func statusAnswers(r io.Reader) (exp []string, found bool, err error) {
 			status = ""
 			continue
 		}
-		if m := statusRE.FindSubmatch(stripComments(c.Text)); m != nil {
+		if m := statusRE().FindSubmatch(stripComments(c.Text)); m != nil {
 			if s := string(m[1]); s == "sat" || s == "unsat" || s == "unknown" {
 				status, found = s, true
 			}
