@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -100,8 +101,7 @@ func runCompete(ctx context.Context, opts CompeteOptions, path string, io stream
 		if r.Status == "error" {
 			errorsSeen++
 		}
-		if r.Status == "complete" && r.Answer != "" && r.Expected != "" && r.Answer != r.Expected &&
-			(r.Answer == "sat" || r.Answer == "unsat") && (r.Expected == "sat" || r.Expected == "unsat") {
+		if isWrong(r) {
 			wrong++
 		}
 		eta := ""
@@ -128,6 +128,19 @@ func runCompete(ctx context.Context, opts CompeteOptions, path string, io stream
 	}
 	fmt.Fprintf(io.out, "done in %s\n", time.Since(start).Round(time.Millisecond))
 	return printSummaries(ctx, def, st, io.out)
+}
+
+// isWrong reports whether a result holds a wrong answer, as the result
+// tables count them: a single-query sat/unsat against the status (also
+// one given before a kill at a limit), or an incremental run with a wrong
+// answer to one of its check-sats.
+func isWrong(r store.Result) bool {
+	var extra struct {
+		Wrong        bool `json:"wrong"`
+		WrongAnswers int  `json:"wrong_answers"`
+	}
+	_ = json.Unmarshal([]byte(r.Extra), &extra)
+	return extra.Wrong || extra.WrongAnswers > 0
 }
 
 func pairTotals(ctx context.Context, def *config.Competition, st store.Store) (map[string]int, error) {

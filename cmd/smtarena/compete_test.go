@@ -165,3 +165,19 @@ command = ["sh", "-c", "echo unsat", "b", "{file}"]
 		t.Errorf("summary:\n%s", out)
 	}
 }
+
+// TestIsWrong: the progress line counts wrong answers as the result tables
+// do, in both tracks and also when the run was then killed at a limit.
+func TestIsWrong(t *testing.T) {
+	for extra, want := range map[string]bool{
+		`{"wrong":true,"reason":"cputime"}`: true,
+		`{"wrong":false}`:                   false,
+		`{"wrong_answers":1,"solved":3}`:    true,
+		`{"wrong_answers":0,"solved":3}`:    false,
+		``:                                  false,
+	} {
+		if got := isWrong(store.Result{Extra: extra}); got != want {
+			t.Errorf("%s: %v, want %v", extra, got, want)
+		}
+	}
+}
