@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
-	_ "modernc.org/sqlite"             // registers the "sqlite" driver
+	_ "github.com/mattn/go-sqlite3"    // registers the "sqlite3" driver
 )
 
 // SQLite is the embedded store: one file, written ahead (WAL).
@@ -43,11 +43,8 @@ func OpenSQLite(ctx context.Context, path string) (*SQLite, error) {
 			return nil, fmt.Errorf("store: %w", err)
 		}
 	}
-	q := url.Values{}
-	for _, p := range []string{"journal_mode(WAL)", "busy_timeout(30000)", "synchronous(NORMAL)", "foreign_keys(1)"} {
-		q.Add("_pragma", p)
-	}
-	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	q := url.Values{"_journal_mode": {"WAL"}, "_busy_timeout": {"30000"}, "_synchronous": {"NORMAL"}, "_foreign_keys": {"1"}}
+	db, err := sql.Open("sqlite3", "file:"+path+"?"+q.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
