@@ -332,6 +332,8 @@ func Summaries(ctx context.Context, def *config.Competition, st store.Store) ([]
 			var extra struct {
 				Wrong  bool `json:"wrong"`
 				Solved int  `json:"solved"`
+				Sat    int  `json:"sat"`
+				Unsat  int  `json:"unsat"`
 				Wrongs int  `json:"wrong_answers"`
 			}
 			_ = json.Unmarshal([]byte(r.Extra), &extra)
@@ -346,7 +348,10 @@ func Summaries(ctx context.Context, def *config.Competition, st store.Store) ([]
 				s.Aborted++
 			}
 			if t == benchmark.Incremental {
+				// Counted in answers, not pairs, as the track scores them.
 				s.Solved += extra.Solved
+				s.Sat += extra.Sat
+				s.Unsat += extra.Unsat
 				if extra.Wrongs > 0 {
 					s.Wrong++
 				}
@@ -409,7 +414,8 @@ func Run(ctx context.Context, p *Prepared, opts Options) error {
 			workers = max(1, runtime.NumCPU()/cores)
 		}
 		r := &runner{p: p, track: t, cfg: tc, cores: cores}
-		l := &executor.Local{Store: p.Store, Competition: Key(p.Def, t), Workers: workers, RunPair: r.run, OnDone: opts.OnPair}
+		l := &executor.Local{Store: p.Store, Competition: Key(p.Def, t), Workers: workers, RunPair: r.run, OnDone: opts.OnPair,
+			MemoryPerPair: tc.MemoryMB << 20}
 		if err := l.Run(ctx); err != nil {
 			return err
 		}

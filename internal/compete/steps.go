@@ -197,26 +197,28 @@ func (r *runner) runIncremental(ctx context.Context, slot int, p store.Pair, ts 
 	if ctx.Err() != nil {
 		return store.Result{}, ctx.Err()
 	}
-	solved, wrong := 0, 0
+	sat, unsat, wrong := 0, 0, 0
 	times := make([][2]float64, 0, len(tr.Answers))
 	for _, a := range tr.Answers {
 		switch {
 		case a.Wrong:
 			wrong++
-		case a.Answer == "sat" || a.Answer == "unsat":
-			solved++
+		case a.Answer == "sat":
+			sat++
+		case a.Answer == "unsat":
+			unsat++
 		}
 		times = append(times, [2]float64{a.WallAt.Seconds(), a.CPUAt.Seconds()})
 	}
 	sr := tr.Solver
 	res := r.result(p, map[string]any{"reason": sr.Reason, "exit_code": sr.ExitCode, "signal": sr.Signal,
-		"trace": tr.Status, "message": tr.Message, "output": out.String(), "solved": solved, "wrong_answers": wrong,
+		"trace": tr.Status, "message": tr.Message, "output": out.String(), "solved": sat + unsat, "sat": sat, "unsat": unsat, "wrong_answers": wrong,
 		"check_sats": len(strings.Fields(p.Expected)), "queries": tr.Queries, "answer_times": times})
 	res.Status = track.StatusOf(sr.Reason)
 	if tr.Status == trace.Bad {
 		res.Status = "abort"
 	}
-	res.Answer = fmt.Sprintf("%d/%d", solved, tr.Queries)
+	res.Answer = fmt.Sprintf("%d/%d", sat+unsat, tr.Queries)
 	res.CPU, res.Wall, res.MemoryMB = sr.CPU.Seconds(), sr.Wall.Seconds(), float64(sr.PeakMemoryBytes)/(1<<20)
 	return res, nil
 }
