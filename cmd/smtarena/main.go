@@ -13,6 +13,8 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/smtarena/smtarena/internal/sandbox"
 )
 
 // Exit codes, the CLI contract: scripts rely on them.
@@ -49,6 +51,11 @@ func run(ctx context.Context, args []string, io streams) int {
 	root.SetOut(io.out)
 	root.SetErr(io.err)
 	err := root.ExecuteContext(ctx)
+	// Sandboxed runs' cgroups and working directories are removed after
+	// their results are in: wait for that before exiting.
+	if ferr := sandbox.Flush(); ferr != nil && err == nil {
+		err = ferr
+	}
 	if err == nil {
 		return exitOK
 	}

@@ -91,17 +91,22 @@ func cgroupPids(path string) []int {
 	return out
 }
 
-// removeDir removes an emptied cgroup, waiting briefly for the kernel to
-// let go of exiting tasks.
+// removeDir removes an emptied cgroup, waiting for the kernel to let go of
+// exiting tasks: the run's first process is usually still exiting when its
+// run is over, for well under a millisecond, so the waits start short.
 func removeDir(dir string) error {
 	var err error
-	for i := 0; i < 100; i++ {
+	wait := 100 * time.Microsecond
+	for deadline := time.Now().Add(time.Second); ; {
 		if err = os.Remove(dir); err == nil || errors.Is(err, os.ErrNotExist) {
 			return nil
 		}
-		time.Sleep(10 * time.Millisecond)
+		if time.Now().After(deadline) {
+			return fmt.Errorf("cgroup: remove %s: %w", dir, err)
+		}
+		time.Sleep(wait)
+		wait = min(2*wait, 10*time.Millisecond)
 	}
-	return fmt.Errorf("cgroup: remove %s: %w", dir, err)
 }
 
 // cgroup2 is a cgroup in a delegated v2 subtree: memory.max with

@@ -79,7 +79,7 @@ func baseDir(root bool) string {
 	return filepath.Join(os.TempDir(), "smtarena-runs")
 }
 
-func (r *run) exec(ctx context.Context) (res Result, err error) {
+func (r *run) exec(ctx context.Context) (Result, error) {
 	sweepStale(r.root)
 	n := runCounter.Add(1)
 	r.id = fmt.Sprintf("run-%d-%d", os.Getpid(), n)
@@ -99,23 +99,55 @@ func (r *run) exec(ctx context.Context) (res Result, err error) {
 		fp.abort()
 		return Result{Reason: Failed, Error: err.Error()}, err
 	}
-	defer func() {
-		if !r.spec.KeepWorkDir && r.spec.WorkDir == "" {
-			if e := os.RemoveAll(r.workdir); e != nil && err == nil {
-				err = fmt.Errorf("sandbox: remove work dir: %w", e)
-			}
-		}
-	}()
 	if r.be, err = r.backend(); err != nil {
 		fp.abort()
-		return Result{Reason: Failed, Error: err.Error(), WorkDir: r.workdir}, err
+		return Result{Reason: Failed, Error: err.Error(), WorkDir: r.workdir}, errors.Join(err, r.removeWorkdir())
 	}
-	defer func() {
-		if e := r.be.destroy(); e != nil && err == nil {
-			err = e
+	res, err := r.runHelper(ctx, fp)
+	// Everything is measured: the cgroups and the working directory go
+	// while the caller gets on with the result (Flush waits for them).
+	teardown.wg.Add(1)
+	go func() {
+		defer teardown.wg.Done()
+		if e := errors.Join(r.be.destroy(), r.removeWorkdir()); e != nil {
+			teardown.mu.Lock()
+			teardown.errs = append(teardown.errs, e)
+			teardown.mu.Unlock()
 		}
 	}()
-	return r.runHelper(ctx, fp)
+	return res, err
+}
+
+// teardown is the removal of finished runs' cgroups and working
+// directories, which happens after Run has returned.
+var teardown struct {
+	wg   sync.WaitGroup
+	mu   sync.Mutex
+	errs []error
+}
+
+// Flush waits until the cgroups and working directories of the runs that
+// have returned are removed, and returns what went wrong in removing them
+// since the last Flush. Run returns before that removal (a millisecond or
+// two a run), so a program calls Flush before it exits; what a killed
+// program leaves behind is removed by the next one (sweepStale).
+func Flush() error {
+	teardown.wg.Wait()
+	teardown.mu.Lock()
+	defer teardown.mu.Unlock()
+	err := errors.Join(teardown.errs...)
+	teardown.errs = nil
+	return err
+}
+
+func (r *run) removeWorkdir() error {
+	if r.spec.KeepWorkDir || r.spec.WorkDir != "" {
+		return nil
+	}
+	if err := os.RemoveAll(r.workdir); err != nil {
+		return fmt.Errorf("sandbox: remove work dir: %w", err)
+	}
+	return nil
 }
 
 // firstProc is a run's first process, started and waiting for its

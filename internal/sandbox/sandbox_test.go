@@ -273,6 +273,9 @@ func TestEnvironment(t *testing.T) {
 		if strings.Contains(out, "GOPATH=") || strings.Contains(out, "USER=") {
 			t.Errorf("environment is not clean:\n%s", out)
 		}
+		if err := Flush(); err != nil {
+			t.Errorf("flush: %v", err)
+		}
 		if _, err := os.Stat(res.WorkDir); err == nil {
 			t.Errorf("work dir %s was not removed", res.WorkDir)
 		}
