@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -467,6 +468,19 @@ func (r *run) failed(res Result, msg string) (Result, error) {
 	return res, nil
 }
 
+// How often the limits are looked at: the fallback samples /proc every
+// sampleEvery; with cgroups the kernel enforces memory and processes, and
+// the events that say so are read every eventsEvery, while the CPU time is
+// read when the limit could first have been reached (the time left over
+// the CPUs the run may use), at most every minCPUPoll as it comes near.
+// A long run so costs few wake-ups, which are taken from the solvers of the
+// other slots on a busy machine.
+const (
+	sampleEvery = 10 * time.Millisecond
+	eventsEvery = 50 * time.Millisecond
+	minCPUPoll  = time.Millisecond
+)
+
 // poll watches the limits until the run ends.
 func (r *run) poll(ctx context.Context, done chan struct{}) {
 	defer close(done)
@@ -477,8 +491,14 @@ func (r *run) poll(ctx context.Context, done chan struct{}) {
 		defer t.Stop()
 		wall = t.C
 	}
-	tick := time.NewTicker(10 * time.Millisecond)
+	rate := time.Duration(len(l.Cores))
+	if rate == 0 {
+		rate = time.Duration(runtime.NumCPU())
+	}
+	accurate := r.be.accurate()
+	tick := time.NewTimer(minCPUPoll)
 	defer tick.Stop()
+	var eventsRead time.Time
 	for {
 		select {
 		case <-r.done:
@@ -487,18 +507,28 @@ func (r *run) poll(ctx context.Context, done chan struct{}) {
 			r.terminate(Killed)
 		case <-wall:
 			r.terminate(WallTime)
-		case <-tick.C:
-			if l.CPU > 0 || !r.be.accurate() {
+		case now := <-tick.C:
+			next := sampleEvery
+			if accurate {
+				next = eventsEvery
+			}
+			if l.CPU > 0 || !accurate {
 				if used, err := r.pollCPU(); err == nil {
 					r.lastCPU.Store(int64(used))
 					if l.CPU > 0 && used >= l.CPU {
 						r.terminate(CPUTime)
+					} else if accurate && l.CPU > 0 {
+						next = min(max((l.CPU-used)/rate, minCPUPoll), eventsEvery)
 					}
 				}
 			}
-			if h := r.be.hit(); h != "" {
-				r.terminate(h)
+			if !accurate || now.Sub(eventsRead) >= eventsEvery-minCPUPoll {
+				eventsRead = now
+				if h := r.be.hit(); h != "" {
+					r.terminate(h)
+				}
 			}
+			tick.Reset(next)
 		}
 	}
 }
