@@ -870,10 +870,15 @@ func (c *checker) term(root Term) Sort {
 		case phLetBody:
 			n := (s.NumArgs(t) - 1) / 2
 			base := len(c.lstack)
-			// A name bound twice in one let is not forbidden by the
-			// standard; z3 and cvc5 take the last binding, and so do we.
+			// The variables of one let are pairwise distinct (SMT-LIB
+			// 2.6, 3.6.1: the bindings are parallel). Solvers take the
+			// last of two, and so do we after the error; a scrambler,
+			// which shuffles bindings, changes such a term's meaning.
 			for i := range n {
 				v, val := s.Arg(t, 2*i), s.Arg(t, 2*i+1)
+				if j, ok := c.locals[s.Name(v)]; ok && int(j) >= base {
+					c.errorf(v, "let binds %s twice (the variables of one let must be pairwise distinct)", s.Name(v))
+				}
 				c.pushLocal(v, c.out[val], BindLet, val)
 			}
 			c.push(t, phLetEnd, 0, base)
