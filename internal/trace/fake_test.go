@@ -143,6 +143,11 @@ func fakeSolver(mode string) int {
 	}
 }
 
+// slowAnswer is how long the slow fake solver takes per answer: two answers
+// and the start of a Go test binary on a loaded machine fit in the slow
+// case's 2.5 s wall limit, three do not (half a second of margin each way).
+const slowAnswer = time.Second
+
 const fakeInput = `sat
 unsat
 sat
@@ -213,13 +218,13 @@ func TestFakeSolvers(t *testing.T) {
 		{mode: "nul", answers: "sat unsat sat", out: "BAD response to status command: 'succ'\n", status: Bad},
 		{mode: "crash", answers: "sat unsat sat", out: "sat\nBAD response: unexpected EOF\n", status: Bad, nAnswers: 1},
 		{mode: "nosuccess", wall: 300 * time.Millisecond, out: "", status: Limit, reason: sandbox.WallTime},
-		{mode: "slow", answers: "sat unsat sat", wall: 1500 * time.Millisecond, out: "sat\nunsat\n", status: Limit, nAnswers: 2, reason: sandbox.WallTime},
+		{mode: "slow", answers: "sat unsat sat", wall: 2500 * time.Millisecond, out: "sat\nunsat\n", status: Limit, nAnswers: 2, reason: sandbox.WallTime},
 		{mode: "noexit", answers: "sat unsat sat", opts: Options{ExitWait: 200 * time.Millisecond}, out: "sat\nunsat\nsat\n", status: Done, nAnswers: 3, reason: sandbox.Killed},
 	} {
 		for _, cn := range connectors(t) {
 			t.Run(tc.mode+"/"+cn.name, func(t *testing.T) {
 				t.Parallel()
-				env := []string{"TRACE_FAKE_SOLVER=" + tc.mode, "TRACE_FAKE_ANSWERS=" + tc.answers, "TRACE_FAKE_SLEEP=600ms"}
+				env := []string{"TRACE_FAKE_SOLVER=" + tc.mode, "TRACE_FAKE_ANSWERS=" + tc.answers, "TRACE_FAKE_SLEEP=" + slowAnswer.String()}
 				in, err := Open(bench)
 				if err != nil {
 					t.Fatal(err)
@@ -252,7 +257,7 @@ func TestFakeSolvers(t *testing.T) {
 						t.Errorf("answer %+v", a)
 					}
 				}
-				if tc.mode == "slow" && len(res.Answers) > 0 && res.Answers[0].Wall < 600*time.Millisecond {
+				if tc.mode == "slow" && len(res.Answers) > 0 && res.Answers[0].Wall < slowAnswer {
 					t.Errorf("slow answer timed at %v", res.Answers[0].Wall)
 				}
 			})
