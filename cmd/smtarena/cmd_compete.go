@@ -16,6 +16,7 @@ import (
 
 	"github.com/smtarena/smtarena/internal/compete"
 	"github.com/smtarena/smtarena/internal/config"
+	"github.com/smtarena/smtarena/internal/executor"
 	"github.com/smtarena/smtarena/internal/store"
 	"github.com/spf13/cobra"
 )
@@ -116,7 +117,7 @@ func runCompete(ctx context.Context, opts CompeteOptions, path string, io stream
 			fmt.Fprintln(io.err, line)
 		}
 	}
-	err = compete.Run(ctx, p, compete.Options{Workers: opts.Workers, OnPair: onPair})
+	err = compete.Run(ctx, p, compete.Options{Executor: &executor.Local{}, Workers: opts.Workers, OnPair: onPair})
 	if tty {
 		fmt.Fprintln(io.err)
 	}

@@ -26,6 +26,8 @@ import (
 
 // Options tune a competition run.
 type Options struct {
+	// Executor runs the pairs (cmd/ picks it: the local pool today).
+	Executor executor.Executor
 	// Workers overrides the number of pairs run at once.
 	Workers int
 	// OnPair is called after each completed pair.
@@ -397,6 +399,9 @@ func Summaries(ctx context.Context, def *config.Competition, st store.Store) ([]
 // Run runs every planned pair of every track, track by track, and returns
 // when all are recorded (or the context ends: run again to resume).
 func Run(ctx context.Context, p *Prepared, opts Options) error {
+	if opts.Executor == nil {
+		return errors.New("compete: no executor")
+	}
 	for _, t := range p.Def.TrackNames() {
 		tc := p.Def.Tracks[string(t)]
 		cores := tc.Cores
@@ -414,9 +419,9 @@ func Run(ctx context.Context, p *Prepared, opts Options) error {
 			workers = max(1, runtime.NumCPU()/cores)
 		}
 		r := &runner{p: p, track: t, cfg: tc, cores: cores}
-		l := &executor.Local{Store: p.Store, Competition: Key(p.Def, t), Workers: workers, RunPair: r.run, OnDone: opts.OnPair,
+		job := executor.Job{Store: p.Store, Competition: Key(p.Def, t), Workers: workers, RunPair: r.run, OnDone: opts.OnPair,
 			MemoryPerPair: tc.MemoryMB << 20}
-		if err := l.Run(ctx); err != nil {
+		if err := opts.Executor.Run(ctx, job); err != nil {
 			return err
 		}
 	}

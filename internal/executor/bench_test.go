@@ -21,7 +21,7 @@ func BenchmarkSchedulerOverhead(b *testing.B) {
 	defer st.Close()
 	var mu sync.Mutex
 	var starts, ends []time.Time
-	l := &Local{Store: st, Competition: "c", Workers: 1, RunPair: func(ctx context.Context, slot int, p store.Pair) (store.Result, error) {
+	job := Job{Store: st, Competition: "c", Workers: 1, RunPair: func(ctx context.Context, slot int, p store.Pair) (store.Result, error) {
 		mu.Lock()
 		starts = append(starts, time.Now())
 		mu.Unlock()
@@ -29,7 +29,7 @@ func BenchmarkSchedulerOverhead(b *testing.B) {
 		return store.Result{Competition: "c", Track: p.Track, Solver: p.Solver, BenchmarkPath: p.BenchmarkPath, Status: "complete", Extra: "{}"}, nil
 	}}
 	b.ResetTimer()
-	if err := l.Run(context.Background()); err != nil {
+	if err := (&Local{}).Run(context.Background(), job); err != nil {
 		b.Fatal(err)
 	}
 	var gaps []time.Duration
@@ -51,7 +51,7 @@ func BenchmarkUtilisation(b *testing.B) {
 	defer st.Close()
 	var mu sync.Mutex
 	var cpu time.Duration
-	l := &Local{Store: st, Competition: "c", Workers: 2, RunPair: func(ctx context.Context, slot int, p store.Pair) (store.Result, error) {
+	job := Job{Store: st, Competition: "c", Workers: 2, RunPair: func(ctx context.Context, slot int, p store.Pair) (store.Result, error) {
 		res, err := sandbox.Run(ctx, sandbox.Spec{Args: []string{"sh", "-c", "while :; do :; done"},
 			Limits: sandbox.Limits{CPU: time.Second, Cores: []int{slot}}})
 		if err != nil {
@@ -63,7 +63,7 @@ func BenchmarkUtilisation(b *testing.B) {
 		return store.Result{Competition: "c", Track: p.Track, Solver: p.Solver, BenchmarkPath: p.BenchmarkPath, Status: "timeout", Extra: "{}"}, nil
 	}}
 	start := time.Now()
-	if err := l.Run(context.Background()); err != nil {
+	if err := (&Local{}).Run(context.Background(), job); err != nil {
 		b.Fatal(err)
 	}
 	wall := time.Since(start)

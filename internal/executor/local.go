@@ -17,25 +17,41 @@ import (
 // (the context was cancelled): it is left for a later run.
 type RunFunc func(ctx context.Context, slot int, p store.Pair) (store.Result, error)
 
-// Local runs pairs on this machine, Workers at a time.
-type Local struct {
+// Job is the planned pairs of one competition key (a track), as an
+// executor runs them.
+type Job struct {
 	Store       store.PairStore
 	Competition string
-	Workers     int
-	RunPair     RunFunc
+	// Workers is how many pairs run at once.
+	Workers int
+	// MemoryPerPair is the memory limit of one pair (0: none).
+	MemoryPerPair int64
+	RunPair       RunFunc
+	// OnDone is called after each completed pair (progress display).
+	OnDone func(store.Pair, store.Result)
+}
+
+// Executor runs a job's pairs until every one is recorded, or ctx ends
+// (run it again to resume). Local, a pool of workers on this machine, is
+// the first; a Slurm executor, whose workers on other machines claim pairs
+// from the same PostgreSQL store, comes next. Only cmd/ picks one.
+type Executor interface {
+	Run(ctx context.Context, job Job) error
+}
+
+var _ Executor = (*Local)(nil)
+
+// Local runs pairs on this machine, job.Workers at a time.
+type Local struct {
 	// Lease is how long a claimed pair stays ours without renewal
 	// (default 1 min); leases are renewed every Lease/3.
 	Lease time.Duration
-	// OnDone is called after each completed pair (progress display).
-	OnDone func(store.Pair, store.Result)
-	// MemoryPerPair is the memory limit of one pair (0: none), and
-	// MemoryBudget what the pairs running at once may use together
+	// MemoryBudget is what the pairs running at once may use together
 	// (default: nine tenths of the machine's memory, the rest for the
-	// system and smtarena). Fewer than Workers pairs run at once when the
-	// budget holds fewer, so that the kernel never has to take memory from
-	// a solver that stays within its limit.
-	MemoryPerPair int64
-	MemoryBudget  int64
+	// system and smtarena). Fewer than job.Workers pairs run at once when
+	// the budget holds fewer at job.MemoryPerPair each, so that the kernel
+	// never has to take memory from a solver that stays within its limit.
+	MemoryBudget int64
 	// Owner names this worker process in the store; default
 	// host/pid/start time, which lets a restarted coordinator on the same
 	// host take back the pairs of a dead one at once.
@@ -105,40 +121,40 @@ func deadLocal(owner string) bool {
 // cancellation it stops claiming, and the pairs it was running stay
 // leased to it: a later run (after the lease, or at once on the same host)
 // runs them again.
-func (l *Local) Run(ctx context.Context) error {
-	if l.Workers <= 0 {
-		l.Workers = 1
-	}
-	if l.MemoryPerPair > 0 {
+func (l *Local) Run(ctx context.Context, job Job) error {
+	workers := max(job.Workers, 1)
+	if job.MemoryPerPair > 0 {
 		budget := l.MemoryBudget
 		if budget <= 0 {
 			budget = machineMemory() / 10 * 9
 		}
-		fit := budget / l.MemoryPerPair
+		fit := budget / job.MemoryPerPair
 		if fit < 1 {
-			return fmt.Errorf("executor: a pair's memory limit (%d MB) is more than the memory budget (%d MB)", l.MemoryPerPair>>20, budget>>20)
+			return fmt.Errorf("executor: a pair's memory limit (%d MB) is more than the memory budget (%d MB)", job.MemoryPerPair>>20, budget>>20)
 		}
-		l.Workers = int(min(int64(l.Workers), fit))
+		workers = int(min(int64(workers), fit))
 	}
-	if l.Lease <= 0 {
-		l.Lease = time.Minute
+	lease := l.Lease
+	if lease <= 0 {
+		lease = time.Minute
 	}
-	if l.Owner == "" {
-		l.Owner = Owner()
+	owner := l.Owner
+	if owner == "" {
+		owner = Owner()
 	}
-	owners, err := l.Store.RunningOwners(ctx, l.Competition)
+	owners, err := job.Store.RunningOwners(ctx, job.Competition)
 	if err != nil {
 		return err
 	}
 	for _, o := range owners {
-		if o != l.Owner && deadLocal(o) {
-			if _, err := l.Store.ReleaseOwner(ctx, l.Competition, o); err != nil {
+		if o != owner && deadLocal(o) {
+			if _, err := job.Store.ReleaseOwner(ctx, job.Competition, o); err != nil {
 				return err
 			}
 		}
 	}
-	slots := make(chan int, l.Workers)
-	for i := 0; i < l.Workers; i++ {
+	slots := make(chan int, workers)
+	for i := 0; i < workers; i++ {
 		slots <- i
 	}
 	var (
@@ -146,17 +162,17 @@ func (l *Local) Run(ctx context.Context) error {
 		mu      sync.Mutex
 		firstEr error
 	)
-	renew := time.NewTicker(l.Lease / 3)
+	renew := time.NewTicker(lease / 3)
 	defer renew.Stop()
 	// finished is signalled each time a pair ends: waiting on it, rather
 	// than on a free slot, keeps the loop from claiming in a busy loop
 	// while the last pairs run.
-	finished := make(chan struct{}, l.Workers)
+	finished := make(chan struct{}, workers)
 	wait := func() {
 		select {
 		case <-finished:
 		case <-renew.C:
-			_ = l.Store.RenewLeases(ctx, l.Competition, l.Owner, l.Lease)
+			_ = job.Store.RenewLeases(ctx, job.Competition, owner, lease)
 		case <-ctx.Done():
 		}
 	}
@@ -166,7 +182,7 @@ func (l *Local) Run(ctx context.Context) error {
 			wait()
 			continue
 		}
-		ps, err := l.Store.ClaimPairs(ctx, l.Competition, l.Owner, free, l.Lease)
+		ps, err := job.Store.ClaimPairs(ctx, job.Competition, owner, free, lease)
 		if err != nil {
 			if ctx.Err() != nil {
 				break
@@ -174,7 +190,7 @@ func (l *Local) Run(ctx context.Context) error {
 			return err
 		}
 		if len(ps) == 0 {
-			if len(slots) == l.Workers {
+			if len(slots) == workers {
 				break // nothing running, nothing to claim: done
 			}
 			wait() // for a running pair to end, then look again
@@ -185,7 +201,7 @@ func (l *Local) Run(ctx context.Context) error {
 			wg.Add(1)
 			go func(p store.Pair, slot int) {
 				defer wg.Done()
-				res, err := l.RunPair(ctx, slot, p)
+				res, err := job.RunPair(ctx, slot, p)
 				// The slot's cores are free as soon as the solver is gone:
 				// the next pair starts while this one is recorded.
 				slots <- slot
@@ -196,7 +212,7 @@ func (l *Local) Run(ctx context.Context) error {
 				if err != nil || ctx.Err() != nil {
 					return // not judged: stays leased, runs again later
 				}
-				if err := l.Store.CompletePair(context.WithoutCancel(ctx), p, res); err != nil {
+				if err := job.Store.CompletePair(context.WithoutCancel(ctx), p, res); err != nil {
 					mu.Lock()
 					if firstEr == nil {
 						firstEr = err
@@ -204,8 +220,8 @@ func (l *Local) Run(ctx context.Context) error {
 					mu.Unlock()
 					return
 				}
-				if l.OnDone != nil {
-					l.OnDone(p, res)
+				if job.OnDone != nil {
+					job.OnDone(p, res)
 				}
 			}(p, slot)
 		}

@@ -30,8 +30,8 @@ func worker(db string) int {
 		return 1
 	}
 	defer st.Close()
-	l := &Local{Store: st, Competition: "c", Workers: 2, RunPair: fakeRun(nil)}
-	if err := l.Run(context.Background()); err != nil {
+	job := Job{Store: st, Competition: "c", Workers: 2, RunPair: fakeRun(nil)}
+	if err := (&Local{}).Run(context.Background(), job); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
@@ -105,8 +105,8 @@ func checkOnce(t *testing.T, st store.Store, want int) {
 func TestLocal(t *testing.T) {
 	_, st := setup(t, 50)
 	var n atomic.Int64
-	l := &Local{Store: st, Competition: "c", Workers: 3, RunPair: fakeRun(&n)}
-	if err := l.Run(context.Background()); err != nil {
+	job := Job{Store: st, Competition: "c", Workers: 3, RunPair: fakeRun(&n)}
+	if err := (&Local{}).Run(context.Background(), job); err != nil {
 		t.Fatal(err)
 	}
 	checkOnce(t, st, 100)
@@ -121,20 +121,20 @@ func TestResume(t *testing.T) {
 	_, st := setup(t, 50)
 	ctx, cancel := context.WithCancel(context.Background())
 	var n atomic.Int64
-	l := &Local{Store: st, Competition: "c", Workers: 3, RunPair: fakeRun(&n), Owner: "gone/1/1",
+	job := Job{Store: st, Competition: "c", Workers: 3, RunPair: fakeRun(&n),
 		OnDone: func(store.Pair, store.Result) {
 			if n.Load() >= 30 {
 				cancel()
 			}
 		}}
-	_ = l.Run(ctx)
+	_ = (&Local{Owner: "gone/1/1"}).Run(ctx, job)
 	// The first owner is dead: release its pairs as a restart on its host
 	// would (its name is not a live process), then finish.
 	if _, err := st.ReleaseOwner(context.Background(), "c", "gone/1/1"); err != nil {
 		t.Fatal(err)
 	}
-	l2 := &Local{Store: st, Competition: "c", Workers: 3, RunPair: fakeRun(&n)}
-	if err := l2.Run(context.Background()); err != nil {
+	job.OnDone = nil
+	if err := (&Local{}).Run(context.Background(), job); err != nil {
 		t.Fatal(err)
 	}
 	checkOnce(t, st, 100)
@@ -178,8 +178,8 @@ func TestKillResume(t *testing.T) {
 		_ = c.Process.Kill()
 		_ = c.Wait()
 	}
-	l := &Local{Store: st, Competition: "c", Workers: 2, RunPair: fakeRun(nil)}
-	if err := l.Run(context.Background()); err != nil {
+	job := Job{Store: st, Competition: "c", Workers: 2, RunPair: fakeRun(nil)}
+	if err := (&Local{}).Run(context.Background(), job); err != nil {
 		t.Fatal(err)
 	}
 	checkOnce(t, st, 200)
@@ -191,7 +191,8 @@ func TestKillResume(t *testing.T) {
 func TestMemoryBudget(t *testing.T) {
 	_, st := setup(t, 10)
 	var running, most atomic.Int64
-	l := &Local{Store: st, Competition: "c", Workers: 4, MemoryPerPair: 1 << 30, MemoryBudget: 2<<30 + 1,
+	l := &Local{MemoryBudget: 2<<30 + 1}
+	job := Job{Store: st, Competition: "c", Workers: 4, MemoryPerPair: 1 << 30,
 		RunPair: func(ctx context.Context, slot int, p store.Pair) (store.Result, error) {
 			n := running.Add(1)
 			for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
@@ -201,15 +202,15 @@ func TestMemoryBudget(t *testing.T) {
 			return store.Result{Competition: p.Competition, Track: p.Track, Solver: p.Solver, BenchmarkPath: p.BenchmarkPath,
 				Status: "complete", Extra: "{}"}, nil
 		}}
-	if err := l.Run(context.Background()); err != nil {
+	if err := l.Run(context.Background(), job); err != nil {
 		t.Fatal(err)
 	}
 	checkOnce(t, st, 20)
 	if most.Load() != 2 {
 		t.Errorf("%d pairs ran at once, want 2", most.Load())
 	}
-	big := &Local{Store: st, Competition: "c", Workers: 1, MemoryPerPair: 3 << 30, MemoryBudget: 2 << 30, RunPair: fakeRun(nil)}
-	if err := big.Run(context.Background()); err == nil || !strings.Contains(err.Error(), "memory budget") {
+	big := Job{Store: st, Competition: "c", Workers: 1, MemoryPerPair: 3 << 30, RunPair: fakeRun(nil)}
+	if err := (&Local{MemoryBudget: 2 << 30}).Run(context.Background(), big); err == nil || !strings.Contains(err.Error(), "memory budget") {
 		t.Errorf("a pair over the budget: %v", err)
 	}
 	if machineMemory() < 1<<20 {
