@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what `make test` and `make demo` need on Debian 12, as root:
-# the real solvers the tests and the demo run, gcc (the C random() reference)
+# the real solvers the tests and the demo run, gcc and the C library's
+# development files (cgo, and the C random() reference)
 # and PostgreSQL (the store's conformance tests start their own server). Already-installed tools are
 # left alone, so a second run costs nothing.
 set -euo pipefail
@@ -8,6 +9,9 @@ need=()
 for tool in z3 cvc4 cvc5 boolector gcc; do
   command -v "$tool" >/dev/null 2>&1 || need+=("$tool")
 done
+# cgo (the sandbox's first process, SQLite) and the static build need the C
+# library's headers and archive.
+[ -f /usr/include/stdio.h ] && ls /usr/lib/*/libc.a >/dev/null 2>&1 || need+=(libc6-dev)
 # The store's conformance tests start their own PostgreSQL server.
 if ! command -v initdb >/dev/null 2>&1 && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
   need+=(postgresql)
