@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -29,10 +28,6 @@ type backend interface {
 	hit() Reason
 	// kill sends SIGKILL to every process of the run.
 	kill()
-	// release moves the run's first process, whose run is over, back to
-	// our own cgroups, so that the run's cgroups can be removed while it
-	// exits (the kernel's teardown of its namespaces takes milliseconds).
-	release(pid int)
 	destroy() error
 }
 
@@ -340,44 +335,4 @@ func (c *cgroup1) destroy() error {
 		err = errors.Join(err, removeDir(dir))
 	}
 	return err
-}
-
-// ownCgroups is /proc/self/cgroup, read once: a run's first process is
-// moved back there when its run is over.
-var ownCgroups = sync.OnceValue(func() string {
-	b, _ := os.ReadFile("/proc/self/cgroup")
-	return string(b)
-})
-
-// ownCgroup returns the cgroup this process is in for a v1 controller, or
-// for v2 (controller "").
-func ownCgroup(controller string) string {
-	for _, line := range strings.Split(ownCgroups(), "\n") {
-		parts := strings.SplitN(line, ":", 3)
-		if len(parts) != 3 {
-			continue
-		}
-		if controller == "" && parts[0] == "0" && parts[1] == "" {
-			return parts[2]
-		}
-		for _, c := range strings.Split(parts[1], ",") {
-			if controller != "" && c == controller {
-				return parts[2]
-			}
-		}
-	}
-	return ""
-}
-
-func (c *cgroup2) release(pid int) {
-	if own := ownCgroup(""); own != "" {
-		_ = writeFile(filepath.Join(CgroupRoot, own, "cgroup.procs"), strconv.Itoa(pid))
-	}
-}
-
-func (c *cgroup1) release(pid int) {
-	for ctl := range c.dirs {
-		own := ownCgroup(ctl)
-		_ = writeFile(filepath.Join(CgroupRoot, ctl, own, "cgroup.procs"), strconv.Itoa(pid))
-	}
 }

@@ -161,6 +161,4 @@ func (p *procPoll) kill() {
 	}
 }
 
-func (p *procPoll) release(int) {}
-
 func (p *procPoll) destroy() error { p.kill(); return nil }

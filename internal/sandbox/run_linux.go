@@ -170,13 +170,7 @@ func (r *run) startFirst() (*firstProc, error) {
 	}
 	fp := &firstProc{}
 	var cfgR, repW, outW *os.File
-	defer func() {
-		for _, f := range []*os.File{cfgR, repW, outW} {
-			if f != nil {
-				f.Close()
-			}
-		}
-	}()
+	defer func() { closeAll(cfgR, repW, outW) }()
 	if cfgR, fp.cfgW, err = os.Pipe(); err != nil {
 		return nil, err
 	}
@@ -227,8 +221,11 @@ func (fp *firstProc) abort() {
 	_ = fp.cmd.Wait()
 }
 
-func (fp *firstProc) close() {
-	for _, f := range []*os.File{fp.cfgW, fp.repR, fp.outR, fp.inR} {
+func (fp *firstProc) close() { closeAll(fp.cfgW, fp.repR, fp.outR, fp.inR) }
+
+// closeAll closes the files that are open (a nil one is skipped).
+func closeAll(files ...*os.File) {
+	for _, f := range files {
 		if f != nil {
 			f.Close()
 		}
@@ -417,7 +414,6 @@ func (r *run) runHelper(ctx context.Context, fp *firstProc) (Result, error) {
 		r.killTimer.Stop()
 	}
 	r.mu.Unlock()
-	r.be.release(cmd.Process.Pid)
 	go func() { <-waited }() // reap the first process as it exits
 	// Every process of the run is gone (or is killed now), so the output
 	// pipe reaches EOF.
@@ -566,12 +562,14 @@ func (r *run) terminate(reason Reason) {
 	r.killTimer = time.AfterFunc(r.spec.Grace, killNow)
 }
 
-// pollCPU reads the run's CPU time for the limit: through the cgroup's
-// descriptor kept open when there is one (one pread every tick), else by
-// the backend's usage (the fallback samples memory while it reads).
+// pollCPU reads the run's CPU time, for the limit and line timestamps:
+// through the cgroup's descriptor kept open when there is one (one pread),
+// else by the backend's usage (the fallback samples memory while it reads).
 func (r *run) pollCPU() (time.Duration, error) {
 	if t, ok := r.be.(interface{ cpuTotal() (time.Duration, error) }); ok && r.be.accurate() {
-		return t.cpuTotal()
+		if d, err := t.cpuTotal(); err == nil {
+			return d, nil
+		}
 	}
 	u, s, err := r.be.usage()
 	return u + s, err
@@ -584,11 +582,6 @@ func (r *run) cpuNow() time.Duration {
 	if !r.be.accurate() {
 		return time.Duration(r.lastCPU.Load())
 	}
-	if t, ok := r.be.(interface{ cpuTotal() (time.Duration, error) }); ok {
-		if d, err := t.cpuTotal(); err == nil {
-			return d
-		}
-	}
-	u, s, _ := r.be.usage()
-	return u + s
+	d, _ := r.pollCPU()
+	return d
 }

@@ -419,7 +419,6 @@ static __attribute__((noreturn)) void run(void)
 	struct config c = {0};
 	fcntl(CONFIG_FD, F_SETFD, FD_CLOEXEC);
 	fcntl(REPORT_FD, F_SETFD, FD_CLOEXEC);
-	put("started", "0");
 	read_config(&c);
 	if (c.mounts)
 		setup_mounts(&c);
