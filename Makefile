@@ -63,7 +63,8 @@ bench: build
 	@echo "reference: the official SMT-COMP scrambler (C++, flex/bison) reads about 5 MB/s on this machine (issue 2)"
 	$(GO) test -run '^$$' -bench Scramble100MB -benchtime 3x -cpu 1 ./internal/scramble/
 	@echo "reference (quoted in issue 5, not buildable here): the official scrambler scrambles about 5 MB/s; SCRAMBLER_OFFICIAL=/path/to/scrambler adds it to the figures"
-	RUNSOLVER='$(RUNSOLVER)' $(GO) test -run '^$$' -bench . -benchtime 10x ./internal/sandbox/
+	RUNSOLVER='$(RUNSOLVER)' $(GO) test -run '^$$' -bench Overhead -benchtime 60x ./internal/sandbox/
+	RUNSOLVER='$(RUNSOLVER)' $(GO) test -run '^$$' -bench 'CPU|Peak' -benchtime 10x ./internal/sandbox/
 	@echo "reference (issue 3): make bench RUNSOLVER=/path/to/runsolver (built by hand from its public source, see README) runs runsolver side by side: ms-runsolver beside ms-overhead (runsolver -W 10 /bin/true) and ms-overshoot (runsolver -C 2)"
 	$(GO) test -run '^$$' -bench Index -benchtime 1x ./internal/library/
 	$(GO) test -run '^$$' -bench Select500k -benchtime 1x ./internal/selection/

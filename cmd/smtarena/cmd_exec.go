@@ -2,7 +2,7 @@ package main
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -48,7 +48,13 @@ The measurements are printed as key=value lines (or one JSON object with
 failed), wall_s, cpu_s, user_s, sys_s, peak_mb, exit_code, signal, backend
 (cgroup2, cgroup1 or fallback), accurate, workdir, output_bytes, start, end,
 and error for a run that failed to start. The program's standard output and
-error go to --output, or to standard output.`,
+error go to --output, or to standard output.
+
+The command runs before the Go runtime starts (internal/sandbox/native) when
+its flags are written as --name value or --name=value, followed by --; it
+then exits as soon as the result is printed, and the run's cgroups and
+working directory are removed just after. SMTARENA_EXEC_ENGINE=go runs it
+here instead, on the same engine.`,
 		Example: `  smtarena exec --cpu-limit 20 --mem-limit 2048 -- z3 bench.smt2
   smtarena exec --protocol 2005 --cpu-limit 10 --stdin bench.smt -- cvc4 --lang smt1`,
 		Args: cobra.MinimumNArgs(1),
@@ -139,16 +145,18 @@ func runExec(ctx context.Context, opts ExecOptions, args []string, io streams) e
 		spec.Stdin = f
 	}
 	report := io.out
+	out := &firstError{w: io.out, name: "/dev/stdout"}
 	if opts.Output != "" {
 		f, err := os.Create(opts.Output)
 		if err != nil {
 			return err
 		}
 		defer f.Close()
-		spec.Stdout = f
+		out = &firstError{w: f, name: opts.Output}
 	} else {
 		report = io.err // keep the program's output clean on stdout
 	}
+	spec.Stdout = out
 	if opts.Timestamps {
 		w := spec.Stdout
 		spec.Stdout = nil
@@ -166,7 +174,33 @@ func runExec(ctx context.Context, opts ExecOptions, args []string, io streams) e
 	if res.Reason == sandbox.Failed {
 		return fmt.Errorf("run failed: %s", res.Error)
 	}
+	if out.err != nil {
+		return fmt.Errorf("write %s: %w", out.name, out.err)
+	}
 	return nil
+}
+
+// firstError is the program's output: it remembers the first write that
+// failed (a full disk), which the run does not stop for but the command
+// reports.
+type firstError struct {
+	w    io.Writer
+	name string
+	err  error
+}
+
+func (f *firstError) Write(b []byte) (int, error) {
+	if f.err != nil {
+		return len(b), nil
+	}
+	if _, err := f.w.Write(b); err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		f.err = err
+	}
+	return len(b), nil
 }
 
 // resultFields are the measurements in the order they are printed.
@@ -187,25 +221,59 @@ func resultFields(r sandbox.Result) [][2]string {
 	return f
 }
 
+// printResult prints the measurements as key=value lines, or as one JSON
+// object with the same keys in the same order (numbers and booleans as
+// such). The C command in internal/sandbox/native prints exactly the same.
 func printResult(w io.Writer, r sandbox.Result, asJSON bool) error {
 	fields := resultFields(r)
+	var b strings.Builder
+	for i, kv := range fields {
+		if !asJSON {
+			fmt.Fprintf(&b, "%s=%s\n", kv[0], kv[1])
+			continue
+		}
+		if i == 0 {
+			b.WriteString("{")
+		} else {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, "%q:", kv[0])
+		switch kv[0] {
+		case "wall_s", "cpu_s", "user_s", "sys_s", "peak_mb", "exit_code", "output_bytes", "accurate":
+			b.WriteString(kv[1])
+		default:
+			b.WriteString(jsonString(kv[1]))
+		}
+	}
 	if asJSON {
-		m := make(map[string]any, len(fields))
-		for _, kv := range fields {
-			if v, err := strconv.ParseFloat(kv[1], 64); err == nil && kv[0] != "signal" {
-				m[kv[0]] = v
-			} else if kv[0] == "accurate" {
-				m[kv[0]] = r.Accurate
-			} else {
-				m[kv[0]] = kv[1]
-			}
-		}
-		return json.NewEncoder(w).Encode(m)
+		b.WriteString("}\n")
 	}
-	for _, kv := range fields {
-		if _, err := fmt.Fprintf(w, "%s=%s\n", kv[0], kv[1]); err != nil {
-			return err
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// jsonString quotes s for JSON, escaping only what JSON requires (as the C
+// command does).
+func jsonString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"' || c == '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c == '\n':
+			b.WriteString(`\n`)
+		case c == '\r':
+			b.WriteString(`\r`)
+		case c == '\t':
+			b.WriteString(`\t`)
+		case c < 0x20:
+			fmt.Fprintf(&b, `\u%04x`, c)
+		default:
+			b.WriteByte(c)
 		}
 	}
-	return nil
+	b.WriteByte('"')
+	return b.String()
 }

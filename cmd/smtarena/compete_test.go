@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/smtarena/smtarena/internal/config"
 	"github.com/smtarena/smtarena/internal/store"
 	"github.com/smtarena/smtarena/internal/testenv"
 )
@@ -141,15 +140,7 @@ command = ["sh", "-c", "echo unsat", "b", "{file}"]
 	if code != 0 {
 		t.Fatalf("final run: %d %s %s", code, out, errs)
 	}
-	cdef, err := config.Load(def)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.Open(context.Background(), filepath.Join(cdef.Path(cdef.WorkDir), "smtarena.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := openCompeteStore(t, def)
 	rs, err := st.Results(context.Background(), store.ResultFilter{Track: "single-query"})
 	if err != nil {
 		t.Fatal(err)

@@ -3,7 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -119,4 +123,146 @@ func TestExec(t *testing.T) {
 	if code != 2 || !strings.Contains(errs, "reason=failed") || !strings.Contains(errs, "no-such-solver") {
 		t.Errorf("missing solver: exit %d, stderr %s", code, errs)
 	}
+}
+
+// cliBinary runs this test binary as the smtarena command, so that the
+// C exec command linked into it (internal/sandbox/native) gets the command
+// line first; with engine "go" it leaves it to the Go command.
+func cliBinary(t *testing.T, engine string, args ...string) (int, string, string) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, args...)
+	cmd.Env = append(os.Environ(), "SMTARENA_TEST_MAIN=1", "SMTARENA_EXEC_ENGINE="+engine)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err = cmd.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode(), out.String(), errb.String()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return 0, out.String(), errb.String()
+}
+
+// TestExecEngines runs `smtarena exec` on the C command and on the Go one
+// and compares their reports: the same keys in the same order, the same
+// JSON types, the same verdicts and exit statuses.
+func TestExecEngines(t *testing.T) {
+	if os.Geteuid() != 0 {
+		testenv.Skipf(t, "smtarena exec tests need root")
+	}
+	out := filepath.Join(t.TempDir(), "out.txt")
+	in := writeFile(t, "in.txt", "one\ntwo\n")
+	cases := [][]string{
+		{"exec", "--", "true"},
+		{"exec", "--json", "--output", out, "--", "true"},
+		{"exec", "--json", "--wall-limit", "0.3", "--output", out, "--", "sleep", "10"},
+		{"exec", "--output", out, "--stdin", in, "--", "cat"},
+		{"exec", "--timestamps", "--output", out, "--stdin", in, "--", "cat"},
+		{"exec", "--output", out, "--backend", "fallback", "--cpu-limit=0.3", "--", "sh", "-c", "while :; do :; done"},
+		{"exec", "--", "no-such-solver"},
+		{"exec", "--json", "--", "no-such-solver"},
+		{"exec", "--stdin", "/no/such/file", "--", "true"},
+		{"exec", "--output", "/dev/full", "--", "echo", "a full disk"},
+	}
+	keysOf := func(report string) []string {
+		var keys []string
+		for _, line := range strings.Split(strings.TrimSpace(report), "\n") {
+			k, _, _ := strings.Cut(line, "=")
+			keys = append(keys, k)
+		}
+		return keys
+	}
+	for _, args := range cases {
+		cCode, cOut, cErr := cliBinary(t, "", args...)
+		cFile, _ := os.ReadFile(out)
+		goCode, goOut, goErr := cliBinary(t, "go", args...)
+		goFile, _ := os.ReadFile(out)
+		name := strings.Join(args, " ")
+		if cCode != goCode {
+			t.Errorf("%s: exit %d (C) and %d (Go); stderr %q and %q", name, cCode, goCode, cErr, goErr)
+		}
+		cReport, goReport := cOut+cErr, goOut+goErr
+		if strings.Contains(name, "--json") {
+			var c, g map[string]any
+			cj := cReport[strings.Index(cReport, "{"):]
+			gj := goReport[strings.Index(goReport, "{"):]
+			dc, dg := json.NewDecoder(strings.NewReader(cj)), json.NewDecoder(strings.NewReader(gj))
+			if err := errors.Join(dc.Decode(&c), dg.Decode(&g)); err != nil {
+				t.Fatalf("%s: %v\n%s\n%s", name, err, cReport, goReport)
+			}
+			for k, v := range g {
+				if fmt.Sprintf("%T", c[k]) != fmt.Sprintf("%T", v) {
+					t.Errorf("%s: %s is %T (C) and %T (Go)", name, k, c[k], v)
+				}
+			}
+			for _, k := range []string{"reason", "exit_code", "signal", "backend", "accurate"} {
+				if c[k] != g[k] {
+					t.Errorf("%s: %s is %v (C) and %v (Go)", name, k, c[k], g[k])
+				}
+			}
+			continue
+		}
+		if ck, gk := keysOf(stripSmtarena(cReport)), keysOf(stripSmtarena(goReport)); strings.Join(ck, ",") != strings.Join(gk, ",") {
+			t.Errorf("%s: keys %v (C) and %v (Go)", name, ck, gk)
+		}
+		for _, k := range []string{"reason=", "exit_code=", "signal=", "backend=", "smtarena: "} {
+			if lineWith(cReport, k) != lineWith(goReport, k) {
+				t.Errorf("%s: %q (C) and %q (Go)", name, lineWith(cReport, k), lineWith(goReport, k))
+			}
+		}
+		if strings.Contains(name, "--timestamps") {
+			cFile, goFile = stripStamps(cFile), stripStamps(goFile)
+		}
+		if !bytes.Equal(cFile, goFile) {
+			t.Errorf("%s: output %q (C) and %q (Go)", name, cFile, goFile)
+		}
+	}
+	// What the C command does not take is left to the Go one.
+	for _, args := range [][]string{{"exec", "--help"}, {"exec", "--cpu-limit", "x", "--", "true"}, {"exec", "--"}} {
+		code, _, errs := cliBinary(t, "", args...)
+		goCode, _, goErrs := cliBinary(t, "go", args...)
+		if code != goCode || errs != goErrs {
+			t.Errorf("%v: exit %d, %q; the Go command: exit %d, %q", args, code, errs, goCode, goErrs)
+		}
+	}
+	if code, _, errs := cliBinary(t, "", "exec", "true"); code != 0 || !strings.Contains(errs, "reason=completed\n") {
+		t.Errorf("exec without --: exit %d, %q", code, errs)
+	}
+}
+
+func lineWith(s, prefix string) string {
+	for _, line := range strings.Split(s, "\n") {
+		if strings.HasPrefix(line, prefix) {
+			return line
+		}
+	}
+	return ""
+}
+
+// stripSmtarena drops the "smtarena: ..." error line from a report.
+func stripSmtarena(s string) string {
+	var keep []string
+	for _, line := range strings.Split(s, "\n") {
+		if !strings.HasPrefix(line, "smtarena: ") {
+			keep = append(keep, line)
+		}
+	}
+	return strings.Join(keep, "\n")
+}
+
+// stripStamps drops the WALL/CPU<TAB> prefixes of timestamped lines.
+func stripStamps(b []byte) []byte {
+	var out []string
+	for _, line := range strings.Split(string(b), "\n") {
+		if _, text, ok := strings.Cut(line, "\t"); ok {
+			line = text
+		}
+		out = append(out, line)
+	}
+	return []byte(strings.Join(out, "\n"))
 }

@@ -3,13 +3,13 @@ package executor
 import (
 	"context"
 	"os"
-	"sort"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/smtarena/smtarena/internal/sandbox"
 	"github.com/smtarena/smtarena/internal/store"
+	"github.com/smtarena/smtarena/internal/testenv"
 )
 
 // BenchmarkSchedulerOverhead: the time one worker spends between pairs
@@ -36,8 +36,7 @@ func BenchmarkSchedulerOverhead(b *testing.B) {
 	for i := 1; i < len(starts); i++ {
 		gaps = append(gaps, starts[i].Sub(ends[i-1]))
 	}
-	sort.Slice(gaps, func(i, j int) bool { return gaps[i] < gaps[j] })
-	b.ReportMetric(float64(gaps[len(gaps)/2])/1e6, "ms-overhead/pair")
+	b.ReportMetric(float64(testenv.Median(gaps))/1e6, "ms-overhead/pair")
 }
 
 // BenchmarkUtilisation: two workers running 1 s CPU burners in the sandbox;

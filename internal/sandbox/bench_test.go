@@ -4,14 +4,16 @@ package sandbox
 
 import (
 	"context"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/smtarena/smtarena/internal/testenv"
 )
 
 // The figures of issue 3, printed by `make bench`, each a median over the
@@ -22,11 +24,6 @@ import (
 // overhead and CPU-overshoot benchmarks also run it on the same task,
 // interleaved with the sandbox's runs, and report it as ms-runsolver;
 // without it, the issue's figure is printed as ms-runsolver(quoted).
-
-func median(d []time.Duration) time.Duration {
-	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
-	return d[len(d)/2]
-}
 
 func needRoot(b *testing.B) {
 	if os.Geteuid() != 0 {
@@ -100,7 +97,7 @@ func reportRunsolver(b *testing.B, measured []time.Duration, base time.Duration,
 		}
 		return
 	}
-	b.ReportMetric(float64(median(measured)-base)/1e6, "ms-runsolver")
+	b.ReportMetric(float64(testenv.Median(measured)-base)/1e6, "ms-runsolver")
 }
 
 // BenchmarkOverheadTrue: wall time of Run around /bin/true, minus /bin/true
@@ -126,15 +123,24 @@ func BenchmarkOverheadTrue(b *testing.B) {
 			runsolver = append(runsolver, timeRunsolver(b, rs))
 		}
 	}
-	over := median(sandboxed) - median(direct)
+	over := testenv.Median(sandboxed) - testenv.Median(direct)
 	b.ReportMetric(float64(over)/1e6, "ms-overhead")
-	reportRunsolver(b, runsolver, median(direct), 110)
+	reportRunsolver(b, runsolver, testenv.Median(direct), 110)
 	b.ReportMetric(250, "ms-runexec(quoted)")
 }
 
 // BenchmarkOverheadCLI: the same through the smtarena binary, as a user
-// runs it (bin/smtarena must be built: make bench does). With RUNSOLVER set,
-// also `runsolver -W 10 /bin/true` in the same loop.
+// runs it (bin/smtarena must be built: make bench does), against /bin/true
+// started the same way. Its figures:
+//
+//   - ms-overhead: until the command exits, its result printed (the C
+//     command: the run's cgroups and directory are removed after that);
+//   - ms-overhead-cleaned: until that removal is done too (the command's
+//     process left behind keeps an inherited descriptor open until then);
+//   - ms-overhead-go-command: the Go command (SMTARENA_EXEC_ENGINE=go),
+//     which starts the Go runtime and runs on Run.
+//
+// With RUNSOLVER set, also `runsolver -W 10 /bin/true` in the same loop.
 func BenchmarkOverheadCLI(b *testing.B) {
 	needRoot(b)
 	bin, _ := filepath.Abs("../../bin/smtarena")
@@ -142,22 +148,44 @@ func BenchmarkOverheadCLI(b *testing.B) {
 		b.Skip("needs bin/smtarena (make build)")
 	}
 	rs := runsolverBin(b)
-	var direct, sandboxed, runsolver []time.Duration
+	var direct, sandboxed, cleaned, goCommand, runsolver []time.Duration
 	for i := 0; i < b.N; i++ {
 		t0 := time.Now()
 		_ = exec.Command("/bin/true").Run()
 		direct = append(direct, time.Since(t0))
+
+		r, w, err := os.Pipe()
+		if err != nil {
+			b.Fatal(err)
+		}
+		cmd := exec.Command(bin, "exec", "--", "/bin/true")
+		cmd.ExtraFiles = []*os.File{w}
 		t0 = time.Now()
-		if out, err := exec.Command(bin, "exec", "--", "/bin/true").CombinedOutput(); err != nil {
+		if out, err := cmd.CombinedOutput(); err != nil {
 			b.Fatalf("%v: %s", err, out)
 		}
 		sandboxed = append(sandboxed, time.Since(t0))
+		w.Close()
+		_, _ = io.Copy(io.Discard, r) // EOF: the process left behind is done
+		cleaned = append(cleaned, time.Since(t0))
+		r.Close()
+
+		cmd = exec.Command(bin, "exec", "--", "/bin/true")
+		cmd.Env = append(os.Environ(), "SMTARENA_EXEC_ENGINE=go")
+		t0 = time.Now()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("%v: %s", err, out)
+		}
+		goCommand = append(goCommand, time.Since(t0))
 		if rs != "" {
 			runsolver = append(runsolver, timeRunsolver(b, rs))
 		}
 	}
-	b.ReportMetric(float64(median(sandboxed)-median(direct))/1e6, "ms-overhead")
-	reportRunsolver(b, runsolver, median(direct), 0)
+	base := testenv.Median(direct)
+	b.ReportMetric(float64(testenv.Median(sandboxed)-base)/1e6, "ms-overhead")
+	b.ReportMetric(float64(testenv.Median(cleaned)-base)/1e6, "ms-overhead-cleaned")
+	b.ReportMetric(float64(testenv.Median(goCommand)-base)/1e6, "ms-overhead-go-command")
+	reportRunsolver(b, runsolver, base, 110)
 }
 
 // BenchmarkCPUOvershoot: CPU time beyond a 2 s limit of a CPU burner. With
@@ -166,7 +194,7 @@ func BenchmarkOverheadCLI(b *testing.B) {
 func BenchmarkCPUOvershoot(b *testing.B) {
 	needRoot(b)
 	rs := runsolverBin(b)
-	for _, be := range []string{pickBackend(true), "fallback"} {
+	for _, be := range []string{bestBackend(b), "fallback"} {
 		b.Run(be, func(b *testing.B) {
 			varFile := filepath.Join(b.TempDir(), "runsolver.var")
 			var over, runsolver []time.Duration
@@ -181,7 +209,7 @@ func BenchmarkCPUOvershoot(b *testing.B) {
 					runsolver = append(runsolver, runsolverOvershoot(b, rs, varFile))
 				}
 			}
-			b.ReportMetric(float64(median(over))/1e6, "ms-overshoot")
+			b.ReportMetric(float64(testenv.Median(over))/1e6, "ms-overshoot")
 			reportRunsolver(b, runsolver, 0, 0)
 			b.ReportMetric(1000, "ms-runexec(quoted)")
 		})
@@ -192,7 +220,7 @@ func BenchmarkCPUOvershoot(b *testing.B) {
 // kernel's rusage of the process itself, in percent.
 func BenchmarkCPUAccuracy(b *testing.B) {
 	needRoot(b)
-	for _, be := range []string{pickBackend(true), "fallback"} {
+	for _, be := range []string{bestBackend(b), "fallback"} {
 		b.Run(be, func(b *testing.B) {
 			var errs []time.Duration
 			for i := 0; i < b.N; i++ {
@@ -209,7 +237,7 @@ func BenchmarkCPUAccuracy(b *testing.B) {
 				}
 				errs = append(errs, time.Duration(float64(d)/float64(self)*1e6)) // ppm as a Duration
 			}
-			b.ReportMetric(float64(median(errs))/1e4, "%-cpu-error")
+			b.ReportMetric(float64(testenv.Median(errs))/1e4, "%-cpu-error")
 		})
 	}
 }
@@ -217,7 +245,7 @@ func BenchmarkCPUAccuracy(b *testing.B) {
 // BenchmarkPeakAccuracy: measured peak memory of a process touching 500 MB.
 func BenchmarkPeakAccuracy(b *testing.B) {
 	needRoot(b)
-	for _, be := range []string{pickBackend(true), "fallback"} {
+	for _, be := range []string{bestBackend(b), "fallback"} {
 		b.Run(be, func(b *testing.B) {
 			var peaks []time.Duration
 			for i := 0; i < b.N; i++ {
@@ -227,7 +255,7 @@ func BenchmarkPeakAccuracy(b *testing.B) {
 				}
 				peaks = append(peaks, time.Duration(res.PeakMemoryBytes))
 			}
-			p := float64(median(peaks)) / (1 << 20)
+			p := float64(testenv.Median(peaks)) / (1 << 20)
 			b.ReportMetric(p, "MB-peak")
 			b.ReportMetric((p-500)/500*100, "%-over-500MB")
 		})

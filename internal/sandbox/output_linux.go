@@ -49,24 +49,30 @@ func (o *outputSink) copyFrom(r io.Reader) {
 	}
 }
 
+// write passes output on (to the writer, and line by line to OnLine) up to
+// the limit, and keeps the tail of what goes beyond it.
 func (o *outputSink) write(b []byte) {
-	if o.onLine != nil {
-		o.lines(b)
-	}
 	start := o.total
 	o.total += int64(len(b))
 	if o.limit <= 0 || o.total <= o.limit {
-		_, _ = o.w.Write(b)
+		o.pass(b)
 		return
 	}
 	if !o.cut {
 		head := o.limit - start
-		_, _ = o.w.Write(b[:head])
+		o.pass(b[:head])
 		b = b[head:]
 		o.cut = true
 		o.run.terminate(Output)
 	}
 	o.keepTail(b)
+}
+
+func (o *outputSink) pass(b []byte) {
+	if o.onLine != nil {
+		o.lines(b)
+	}
+	_, _ = o.w.Write(b)
 }
 
 func (o *outputSink) keepTail(b []byte) {

@@ -1,27 +1,30 @@
 package sandbox
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"runtime"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 )
 
-// CgroupRoot is where cgroup hierarchies are mounted; tests point it at a
-// fake tree.
-var CgroupRoot = "/sys/fs/cgroup"
-
-var runCounter atomic.Uint64
+// runArg makes the smtarena binary (or a test binary) run one run on the
+// sandbox's engine, the C code of internal/sandbox/native, which runs
+// before the Go runtime starts and exits when the run is removed. The
+// engine makes the run's working directory, user and cgroups, starts its
+// first process in new namespaces, watches the limits, measures, and
+// reports on the status descriptor; this side feeds the input, reads the
+// output (cutting it at the limit, timestamping its lines) and turns the
+// report into a Result. `smtarena exec` runs on the same engine.
+const runArg = "__smtarena-sandbox-run"
 
 // Run executes spec and returns what was measured. The error is for runs
 // that could not be set up at all (no backend, no working directory); a
@@ -30,97 +33,285 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	if len(spec.Args) == 0 {
 		return Result{Reason: Failed, Error: "no command"}, errors.New("sandbox: no command")
 	}
-	if !haveFirstProc {
-		const msg = "sandbox: this binary was built without cgo (CGO_ENABLED=0); a run's first process is C code linked through cgo"
+	if !haveNative {
+		const msg = "sandbox: this binary was built without cgo (CGO_ENABLED=0); the sandbox's engine is C code linked through cgo"
 		return Result{Reason: Failed, Error: msg}, errors.New(msg)
 	}
-	r := &run{spec: spec, root: os.Geteuid() == 0}
-	if r.spec.Protocol == "" {
-		r.spec.Protocol = Protocol2022
-	}
-	if r.spec.Grace == 0 {
-		r.spec.Grace = time.Second
-	}
-	if r.spec.Protocol == Protocol2005 {
-		r.spec.Grace = 3 * time.Second
-		if r.spec.Limits.Wall == 0 && r.spec.Limits.CPU > 0 {
-			r.spec.Limits.Wall = r.spec.Limits.CPU + 30*time.Second
-		}
-	}
+	r := &run{spec: spec}
 	return r.exec(ctx)
 }
 
+// run is one run as this side sees it.
 type run struct {
-	spec    Spec
-	root    bool
-	id      string
-	uid     int
-	workdir string
-	be      backend
-	cmd     *exec.Cmd
-	start   time.Time
-
-	lastCPU atomic.Int64 // ns, as of the last poll
-
-	mu        sync.Mutex
-	reason    Reason
-	killTimer *time.Timer
-	done      chan struct{}
+	spec   Spec
+	cmd    *exec.Cmd
+	start  time.Time
+	cpu    atomic.Pointer[counter] // the run's CPU time, where a cgroup has it
+	cpuNs  atomic.Int64            // else the engine's last sample
+	stderr lockedBuffer
 }
 
-// baseDir is where fresh working directories go: not under /tmp, which each
-// run gets privately.
-func baseDir(root bool) string {
-	if d := os.Getenv("SMTARENA_RUN_DIR"); d != "" {
-		return d
+// encodeSpec writes the spec as the engine reads it: "key=value" strings,
+// each ended by a NUL (no argument, environment entry or path can hold one).
+func (r *run) encodeSpec() []byte {
+	var b bytes.Buffer
+	put := func(k, v string) {
+		b.WriteString(k)
+		b.WriteByte('=')
+		b.WriteString(v)
+		b.WriteByte(0)
 	}
-	if root {
-		return "/var/lib/smtarena/runs"
+	num := func(k string, v int64) {
+		if v != 0 {
+			put(k, strconv.FormatInt(v, 10))
+		}
 	}
-	return filepath.Join(os.TempDir(), "smtarena-runs")
+	s := r.spec
+	for _, a := range s.Args {
+		put("arg", a)
+	}
+	for _, e := range s.Env {
+		put("env", e)
+	}
+	num("cpu_ns", int64(s.Limits.CPU))
+	num("wall_ns", int64(s.Limits.Wall))
+	num("mem", s.Limits.MemoryBytes)
+	num("pids", int64(s.Limits.Pids))
+	for _, c := range s.Limits.Cores {
+		put("core", strconv.Itoa(c))
+	}
+	if s.Protocol != "" {
+		put("protocol", string(s.Protocol))
+	}
+	num("grace_ns", int64(s.Grace))
+	if s.WorkDir != "" {
+		put("workdir", s.WorkDir)
+	}
+	if s.KeepWorkDir {
+		put("keep", "1")
+	}
+	if s.Backend != "" {
+		put("backend", s.Backend)
+	}
+	if s.OnLine != nil {
+		put("cpu_updates", "1")
+	}
+	return b.Bytes()
 }
 
 func (r *run) exec(ctx context.Context) (Result, error) {
-	sweepStale(r.root)
-	n := runCounter.Add(1)
-	r.id = fmt.Sprintf("run-%d-%d", os.Getpid(), n)
-	r.uid = -1
-	if r.root {
-		// A user of its own per run: runs cannot read each other's files.
-		r.uid = 1_000_000_000 + (os.Getpid()%100_000)*1000 + int(n%1000)
-	}
-	// The first process starts at once and waits for its configuration:
-	// its exec overlaps with making the working directory and cgroups.
-	fp, err := r.startFirst()
+	exe, err := os.Executable()
 	if err != nil {
-		return Result{Reason: Failed, Error: err.Error(), ExitCode: -1}, nil
+		return r.failed("find own executable: " + err.Error())
 	}
-	defer fp.close()
-	if err := r.makeWorkdir(); err != nil {
-		fp.abort()
-		return Result{Reason: Failed, Error: err.Error()}, err
+	var specR, specW, statR, statW, outR, outW, inR, inW *os.File
+	defer func() { closeAll(specR, specW, statR, statW, outR, outW, inR, inW) }()
+	if specR, specW, err = os.Pipe(); err != nil {
+		return r.failed(err.Error())
 	}
-	if r.be, err = r.backend(); err != nil {
-		fp.abort()
-		return Result{Reason: Failed, Error: err.Error(), WorkDir: r.workdir}, errors.Join(err, r.removeWorkdir())
+	if statR, statW, err = os.Pipe(); err != nil {
+		return r.failed(err.Error())
 	}
-	res, err := r.runHelper(ctx, fp)
-	// Everything is measured: the cgroups and the working directory go
-	// while the caller gets on with the result (Flush waits for them).
+	if outR, outW, err = os.Pipe(); err != nil {
+		return r.failed(err.Error())
+	}
+	cmd := exec.Command(exe, runArg)
+	cmd.ExtraFiles = []*os.File{specR, statW}
+	cmd.Stdout, cmd.Stderr = outW, &r.stderr
+	var feed func()
+	switch in := r.spec.Stdin.(type) {
+	case nil:
+	case *os.File:
+		cmd.Stdin = in
+	default:
+		if inR, inW, err = os.Pipe(); err != nil {
+			return r.failed(err.Error())
+		}
+		cmd.Stdin = inR
+		w := inW
+		feed = func() {
+			_, _ = io.Copy(w, in)
+			w.Close()
+		}
+	}
+	// Its own process group: the caller's terminal signals reach it
+	// through ctx; and it dies with us.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	r.cmd = cmd
+	r.start = time.Now()
+	if err := cmd.Start(); err != nil {
+		return r.failed("start the engine: " + err.Error())
+	}
+	// Only the engine and the run hold these now.
+	closeAll(specR, statW, outW, inR)
+	specR, statW, outW, inR = nil, nil, nil, nil
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	if _, err := specW.Write(r.encodeSpec()); err != nil {
+		_ = cmd.Process.Kill()
+		return r.engineDied(<-exited, "send the spec: "+err.Error())
+	}
+	specW.Close()
+	specW = nil
+	if feed != nil {
+		inW = nil // the feeder closes it
+		go feed()
+	}
+
+	out := newOutputSink(r.spec.Stdout, r.spec.Limits.OutputBytes, r.spec.OnLine, r)
+	outDone := make(chan struct{})
+	go func() {
+		out.copyFrom(outR)
+		close(outDone)
+	}()
+	statusDone := make(chan struct{})
+	defer close(statusDone)
+	go func() {
+		select {
+		case <-ctx.Done():
+			_ = cmd.Process.Signal(syscall.SIGTERM) // the engine: killed
+		case <-statusDone:
+		}
+	}()
+
+	rep, complete := r.readStatus(statR)
+	if !complete {
+		err := <-exited
+		return r.engineDied(err, "")
+	}
+	// The run's processes are gone: the output reaches EOF.
+	select {
+	case <-outDone:
+	case <-time.After(2 * time.Second):
+		outR.Close() // something of the run's still holds it: stop reading
+		<-outDone
+	}
+	if c := r.cpu.Load(); c != nil {
+		c.close()
+	}
+	// The engine removes the run's cgroups and working directory now;
+	// Flush waits for that.
 	teardown.wg.Add(1)
 	go func() {
 		defer teardown.wg.Done()
-		if e := errors.Join(r.be.destroy(), r.removeWorkdir()); e != nil {
+		if err := <-exited; err != nil {
+			e := fmt.Errorf("sandbox: removing a run: %v: %s", err, bytes.TrimSpace(r.stderr.Bytes()))
 			teardown.mu.Lock()
 			teardown.errs = append(teardown.errs, e)
 			teardown.mu.Unlock()
 		}
 	}()
-	return res, err
+	res := rep.result()
+	res.OutputBytes, res.Tail = out.total, out.tailBytes()
+	if rep["setup_failed"] == "1" {
+		return res, errors.New(res.Error)
+	}
+	return res, nil
+}
+
+// status is the engine's report, key by key (a later entry wins).
+type status map[string]string
+
+func (s status) num(k string) int64 {
+	n, _ := strconv.ParseInt(s[k], 10, 64)
+	return n
+}
+
+func (s status) result() Result {
+	res := Result{
+		Reason:          Reason(s["reason"]),
+		Error:           s["error"],
+		ExitCode:        int(s.num("exit")),
+		Signal:          s["signal"],
+		Wall:            time.Duration(s.num("wall_ns")),
+		User:            time.Duration(s.num("user_ns")),
+		Sys:             time.Duration(s.num("sys_ns")),
+		PeakMemoryBytes: s.num("peak"),
+		Backend:         s["backend"],
+		Accurate:        s["accurate"] == "1",
+		WorkDir:         s["workdir"],
+	}
+	if _, ok := s["exit"]; !ok {
+		res.ExitCode = -1
+	}
+	res.CPU = res.User + res.Sys
+	if ns := s.num("start_ns"); ns != 0 {
+		res.Start = time.Unix(0, ns)
+	}
+	if ns := s.num("end_ns"); ns != 0 {
+		res.End = time.Unix(0, ns)
+	}
+	return res
+}
+
+// readStatus reads what the engine says until its end; complete is false
+// when the engine died first.
+func (r *run) readStatus(f *os.File) (rep status, complete bool) {
+	rep = status{}
+	br := bufio.NewReader(f)
+	for {
+		entry, err := br.ReadBytes(0)
+		if len(entry) > 0 && entry[len(entry)-1] == 0 {
+			k, v, _ := bytes.Cut(entry[:len(entry)-1], []byte("="))
+			key := string(k)
+			rep[key] = string(v)
+			switch key {
+			case "cpu":
+				r.cpuNs.Store(rep.num("cpu"))
+			case "cpu_unit_ns":
+				unit := time.Duration(rep.num("cpu_unit_ns"))
+				r.cpu.Store(&counter{path: rep["cpu_file"], key: rep["cpu_key"], unit: unit})
+			case "end":
+				return rep, true
+			}
+		}
+		if err != nil {
+			return rep, false
+		}
+	}
+}
+
+func (r *run) failed(msg string) (Result, error) {
+	return Result{Reason: Failed, Error: msg, ExitCode: -1}, errors.New("sandbox: " + msg)
+}
+
+// engineDied is the result of a run whose engine ended without reporting
+// (killed from outside, or a bug): nothing is known of the run.
+func (r *run) engineDied(err error, what string) (Result, error) {
+	msg := "the sandbox's engine ended without a report"
+	if what != "" {
+		msg += " (" + what + ")"
+	}
+	if err != nil {
+		msg += ": " + err.Error()
+	}
+	if e := bytes.TrimSpace(r.stderr.Bytes()); len(e) > 0 {
+		msg += ": " + string(e)
+	}
+	return Result{Reason: Failed, Error: msg, ExitCode: -1, Start: r.start, End: time.Now()}, errors.New("sandbox: " + msg)
+}
+
+// terminate asks the engine to end the run for a reason of this side: the
+// output limit.
+func (r *run) terminate(reason Reason) {
+	if reason == Output {
+		_ = r.cmd.Process.Signal(syscall.SIGUSR2)
+	}
+}
+
+// cpuNow returns the CPU time of the run so far, for line timestamps: read
+// from the run's cgroup, or the engine's last sample of /proc.
+func (r *run) cpuNow() time.Duration {
+	if c := r.cpu.Load(); c != nil {
+		if d, err := c.read(); err == nil {
+			return d
+		}
+	}
+	return time.Duration(r.cpuNs.Load())
 }
 
 // teardown is the removal of finished runs' cgroups and working
-// directories, which happens after Run has returned.
+// directories, which the engine does after Run has returned.
 var teardown struct {
 	wg   sync.WaitGroup
 	mu   sync.Mutex
@@ -131,7 +322,7 @@ var teardown struct {
 // have returned are removed, and returns what went wrong in removing them
 // since the last Flush. Run returns before that removal (a millisecond or
 // two a run), so a program calls Flush before it exits; what a killed
-// program leaves behind is removed by the next one (sweepStale).
+// program leaves behind is removed by a later run.
 func Flush() error {
 	teardown.wg.Wait()
 	teardown.mu.Lock()
@@ -140,88 +331,6 @@ func Flush() error {
 	teardown.errs = nil
 	return err
 }
-
-func (r *run) removeWorkdir() error {
-	if r.spec.KeepWorkDir || r.spec.WorkDir != "" {
-		return nil
-	}
-	if err := os.RemoveAll(r.workdir); err != nil {
-		return fmt.Errorf("sandbox: remove work dir: %w", err)
-	}
-	return nil
-}
-
-// firstProc is a run's first process, started and waiting for its
-// configuration, with our ends of its pipes.
-type firstProc struct {
-	cmd       *exec.Cmd
-	cfgW      *os.File // its configuration, fd 3
-	repR      *os.File // its report, fd 4
-	outR      *os.File // the solver's output
-	stdinCopy func()   // feeds a non-file Stdin, once the run goes
-	inR       *os.File // the read end of that feed
-}
-
-// startFirst starts the run's first process in new namespaces.
-func (r *run) startFirst() (*firstProc, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return nil, fmt.Errorf("find own executable: %w", err)
-	}
-	fp := &firstProc{}
-	var cfgR, repW, outW *os.File
-	defer func() { closeAll(cfgR, repW, outW) }()
-	if cfgR, fp.cfgW, err = os.Pipe(); err != nil {
-		return nil, err
-	}
-	if fp.repR, repW, err = os.Pipe(); err != nil {
-		fp.close()
-		return nil, err
-	}
-	if fp.outR, outW, err = os.Pipe(); err != nil {
-		fp.close()
-		return nil, err
-	}
-	cmd := exec.Command(exe, initArg)
-	cmd.Env = []string{}
-	cmd.ExtraFiles = []*os.File{cfgR, repW}
-	cmd.Stdout, cmd.Stderr = outW, outW
-	switch in := r.spec.Stdin.(type) {
-	case nil:
-	case *os.File:
-		cmd.Stdin = in
-	default:
-		inR, inW, err := os.Pipe()
-		if err != nil {
-			fp.close()
-			return nil, err
-		}
-		cmd.Stdin, fp.inR = inR, inR
-		fp.stdinCopy = func() {
-			_, _ = io.Copy(inW, in)
-			inW.Close()
-		}
-	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if r.root {
-		cmd.SysProcAttr.Cloneflags = syscall.CLONE_NEWPID | syscall.CLONE_NEWNS | syscall.CLONE_NEWNET | syscall.CLONE_NEWIPC
-	}
-	fp.cmd = cmd
-	r.start = time.Now()
-	if err := cmd.Start(); err != nil {
-		fp.close()
-		return nil, fmt.Errorf("start: %w", err)
-	}
-	return fp, nil
-}
-
-// abort ends a first process that will get no configuration.
-func (fp *firstProc) abort() {
-	_ = fp.cmd.Process.Kill()
-	_ = fp.cmd.Wait()
-}
-
-func (fp *firstProc) close() { closeAll(fp.cfgW, fp.repR, fp.outR, fp.inR) }
 
 // closeAll closes the files that are open (a nil one is skipped).
 func closeAll(files ...*os.File) {
@@ -232,356 +341,24 @@ func closeAll(files ...*os.File) {
 	}
 }
 
-func (r *run) makeWorkdir() error {
-	if r.spec.WorkDir != "" {
-		r.workdir = r.spec.WorkDir
-		if err := os.MkdirAll(r.workdir, 0o755); err != nil {
-			return fmt.Errorf("sandbox: work dir: %w", err)
-		}
-	} else {
-		base := baseDir(r.root)
-		if err := os.MkdirAll(base, 0o711); err != nil {
-			return fmt.Errorf("sandbox: work dir: %w", err)
-		}
-		d, err := os.MkdirTemp(base, r.id+"-")
-		if err != nil {
-			return fmt.Errorf("sandbox: work dir: %w", err)
-		}
-		r.workdir = d
-	}
-	if r.uid >= 0 {
-		if err := os.Chown(r.workdir, r.uid, r.uid); err != nil {
-			return fmt.Errorf("sandbox: work dir: %w", err)
-		}
-		if err := os.Chmod(r.workdir, 0o700); err != nil {
-			return fmt.Errorf("sandbox: work dir: %w", err)
-		}
-	}
-	return nil
+// lockedBuffer is a bytes.Buffer safe for the writer goroutine of exec.Cmd
+// and a reader.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
 }
 
-// pickBackend names the best backend this machine offers.
-func pickBackend(root bool) string {
-	if _, err := os.Stat(filepath.Join(CgroupRoot, "cgroup.controllers")); err == nil && cgroup2Parent() != "" {
-		return "cgroup2"
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.b.Len() > 64<<10 {
+		return len(p), nil // enough to say what went wrong
 	}
-	if _, err := os.Stat(filepath.Join(CgroupRoot, "cpuacct", "cpuacct.usage")); err == nil && root {
-		return "cgroup1"
-	}
-	return "fallback"
+	return l.b.Write(p)
 }
 
-// cgroup2Parent is the delegated v2 cgroup runs are created in: the one
-// named by SMTARENA_CGROUP2, or none.
-func cgroup2Parent() string {
-	if p := os.Getenv("SMTARENA_CGROUP2"); p != "" {
-		return filepath.Join(CgroupRoot, p)
-	}
-	return ""
-}
-
-func (r *run) backend() (backend, error) {
-	name := r.spec.Backend
-	if name == "" {
-		name = pickBackend(r.root)
-	}
-	switch name {
-	case "cgroup2":
-		parent := cgroup2Parent()
-		if parent == "" {
-			return nil, errors.New("sandbox: cgroup2 needs a delegated cgroup in SMTARENA_CGROUP2")
-		}
-		return newCgroup2(parent, r.id, r.spec.Limits)
-	case "cgroup1":
-		return newCgroup1(CgroupRoot, r.id, r.spec.Limits)
-	case "fallback":
-		return newProcPoll(r.spec.Limits), nil
-	}
-	return nil, fmt.Errorf("sandbox: unknown backend %q (want cgroup2, cgroup1 or fallback)", name)
-}
-
-// env is the clean environment of a run, with the limits as StarExec gives
-// them.
-func (r *run) env() []string {
-	path := os.Getenv("PATH")
-	if path == "" {
-		path = "/usr/local/bin:/usr/bin:/bin"
-	}
-	env := []string{"PATH=" + path, "HOME=" + r.workdir, "TMPDIR=/tmp", "LANG=C.UTF-8"}
-	l := r.spec.Limits
-	if l.Wall > 0 {
-		env = append(env, "STAREXEC_WALLCLOCK_LIMIT="+strconv.FormatInt(int64(l.Wall/time.Second), 10))
-	}
-	if l.CPU > 0 {
-		env = append(env, "STAREXEC_CPU_LIMIT="+strconv.FormatInt(int64(l.CPU/time.Second), 10))
-	}
-	if l.MemoryBytes > 0 {
-		env = append(env, "STAREXEC_MAX_MEM="+strconv.FormatInt(l.MemoryBytes>>20, 10))
-	}
-	return append(env, r.spec.Env...)
-}
-
-// hidden reports whether path lies under a directory that gets a private
-// mount in the run.
-func hidden(path string) bool {
-	for _, d := range []string{"/tmp", "/var/tmp", "/dev/shm"} {
-		if path == d || strings.HasPrefix(path, d+"/") {
-			return true
-		}
-	}
-	return false
-}
-
-func (r *run) config() initConfig {
-	cfg := initConfig{Args: r.spec.Args, Env: r.env(), Dir: r.workdir, UID: r.uid, GID: r.uid,
-		Mounts: r.root, NewPID: r.root, Cores: r.spec.Limits.Cores}
-	if r.uid >= 0 && r.spec.Limits.Pids > 0 {
-		cfg.Nproc = r.spec.Limits.Pids
-	}
-	if r.be.name() == "fallback" {
-		cfg.ASLimit = r.spec.Limits.MemoryBytes
-	}
-	for _, p := range append([]string{r.workdir}, r.spec.Args...) {
-		if abs, err := filepath.Abs(p); err == nil && hidden(abs) {
-			if _, err := os.Stat(abs); err == nil {
-				cfg.BindPaths = append(cfg.BindPaths, abs)
-			}
-		}
-	}
-	return cfg
-}
-
-func (r *run) runHelper(ctx context.Context, fp *firstProc) (Result, error) {
-	res := Result{ExitCode: -1, Backend: r.be.name(), Accurate: r.be.accurate(), WorkDir: r.workdir, Start: r.start}
-	cmd, outR, repR := fp.cmd, fp.outR, fp.repR
-	r.cmd = cmd
-	r.done = make(chan struct{})
-	if err := r.be.add(cmd.Process.Pid); err != nil {
-		fp.abort()
-		return r.failed(res, err.Error())
-	}
-	if _, err := fp.cfgW.Write(r.config().encode()); err != nil {
-		fp.abort()
-		return r.failed(res, "send config: "+err.Error())
-	}
-	fp.cfgW.Close()
-	if fp.stdinCopy != nil {
-		go fp.stdinCopy()
-	}
-
-	out := newOutputSink(r.spec.Stdout, r.spec.Limits.OutputBytes, r.spec.OnLine, r)
-	outDone := make(chan struct{})
-	go func() {
-		out.copyFrom(outR)
-		close(outDone)
-	}()
-	pollDone := make(chan struct{})
-	go r.poll(ctx, pollDone)
-
-	// The first process reports when the solver and everything it started
-	// are gone; its own exit, and the teardown of the namespaces, need not
-	// be waited for.
-	type reportRead struct {
-		rep initReport
-		ok  bool
-	}
-	repCh := make(chan reportRead, 1)
-	go func() {
-		b, _ := io.ReadAll(repR) // the first process closes it after reporting
-		rep, ok := decodeReport(b)
-		repCh <- reportRead{rep, ok}
-	}()
-	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait() }()
-	got := <-repCh
-	rep := got.rep
-	if !got.ok {
-		// Killed before it could report (SIGKILL after the grace): the
-		// solver died with it.
-		err := <-waited
-		rep = initReport{Started: true, ExitCode: -1, Signal: "SIGKILL"}
-		if err == nil {
-			rep.Signal = ""
-		}
-		waited <- err
-	}
-	res.End = time.Now()
-	res.Wall = res.End.Sub(r.start)
-	close(r.done)
-	<-pollDone
-	r.mu.Lock()
-	if r.killTimer != nil {
-		r.killTimer.Stop()
-	}
-	r.mu.Unlock()
-	go func() { <-waited }() // reap the first process as it exits
-	// Every process of the run is gone (or is killed now), so the output
-	// pipe reaches EOF.
-	r.be.kill()
-	select {
-	case <-outDone:
-	case <-time.After(2 * time.Second):
-		outR.Close()
-		<-outDone
-	}
-	user, sys, uerr := r.be.usage()
-	if uerr != nil || !r.be.accurate() {
-		// The fallback's final word is the kernel's rusage of everything
-		// the first process reaped.
-		if ru := time.Duration(rep.UserNs); ru > user {
-			user = ru
-		}
-		if rs := time.Duration(rep.SysNs); rs > sys {
-			sys = rs
-		}
-	}
-	res.User, res.Sys, res.CPU = user, sys, user+sys
-	res.PeakMemoryBytes = r.be.peak()
-	if p := rep.MaxRSSKB << 10; !r.be.accurate() && p > res.PeakMemoryBytes {
-		res.PeakMemoryBytes = p
-	}
-	res.ExitCode, res.Signal = rep.ExitCode, rep.Signal
-	res.OutputBytes, res.Tail = out.total, out.tailBytes()
-	r.mu.Lock()
-	res.Reason = r.reason
-	r.mu.Unlock()
-	if res.Reason == "" {
-		res.Reason = Completed
-		if h := r.be.hit(); h != "" && rep.Signal != "" {
-			res.Reason = h // the kernel killed the solver at a limit
-		}
-	}
-	if !rep.Started {
-		res.Reason = Failed
-		res.Error = rep.Error
-	}
-	return res, nil
-}
-
-func (r *run) failed(res Result, msg string) (Result, error) {
-	res.Reason, res.Error = Failed, msg
-	res.End = time.Now()
-	return res, nil
-}
-
-// How often the limits are looked at: the fallback samples /proc every
-// sampleEvery; with cgroups the kernel enforces memory and processes, and
-// the events that say so are read every eventsEvery, while the CPU time is
-// read when the limit could first have been reached (the time left over
-// the CPUs the run may use), at most every minCPUPoll as it comes near.
-// A long run so costs few wake-ups, which are taken from the solvers of the
-// other slots on a busy machine.
-const (
-	sampleEvery = 10 * time.Millisecond
-	eventsEvery = 50 * time.Millisecond
-	minCPUPoll  = time.Millisecond
-)
-
-// poll watches the limits until the run ends.
-func (r *run) poll(ctx context.Context, done chan struct{}) {
-	defer close(done)
-	l := r.spec.Limits
-	var wall <-chan time.Time
-	if l.Wall > 0 {
-		t := time.NewTimer(l.Wall - time.Since(r.start))
-		defer t.Stop()
-		wall = t.C
-	}
-	rate := time.Duration(len(l.Cores))
-	if rate == 0 {
-		rate = time.Duration(runtime.NumCPU())
-	}
-	accurate := r.be.accurate()
-	tick := time.NewTimer(minCPUPoll)
-	defer tick.Stop()
-	var eventsRead time.Time
-	for {
-		select {
-		case <-r.done:
-			return
-		case <-ctx.Done():
-			r.terminate(Killed)
-		case <-wall:
-			r.terminate(WallTime)
-		case now := <-tick.C:
-			next := sampleEvery
-			if accurate {
-				next = eventsEvery
-			}
-			if l.CPU > 0 || !accurate {
-				if used, err := r.pollCPU(); err == nil {
-					r.lastCPU.Store(int64(used))
-					if l.CPU > 0 && used >= l.CPU {
-						r.terminate(CPUTime)
-					} else if accurate && l.CPU > 0 {
-						next = min(max((l.CPU-used)/rate, minCPUPoll), eventsEvery)
-					}
-				}
-			}
-			if !accurate || now.Sub(eventsRead) >= eventsEvery-minCPUPoll {
-				eventsRead = now
-				if h := r.be.hit(); h != "" {
-					r.terminate(h)
-				}
-			}
-			tick.Reset(next)
-		}
-	}
-}
-
-// terminate ends the run for a reason (the first one wins): by the
-// protocol for the time limits, at once for the others.
-func (r *run) terminate(reason Reason) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.reason != "" {
-		return
-	}
-	r.reason = reason
-	p := r.cmd.Process
-	killNow := func() {
-		_ = p.Signal(syscall.SIGUSR1) // the first process kills the namespace
-		time.AfterFunc(time.Second, func() {
-			select {
-			case <-r.done:
-			default:
-				_ = p.Kill()
-				r.be.kill()
-			}
-		})
-	}
-	if reason != CPUTime && reason != WallTime {
-		killNow()
-		return
-	}
-	sig := syscall.SIGTERM
-	if r.spec.Protocol == Protocol2005 && reason == CPUTime {
-		sig = syscall.SIGXCPU
-	}
-	_ = p.Signal(sig)
-	r.killTimer = time.AfterFunc(r.spec.Grace, killNow)
-}
-
-// pollCPU reads the run's CPU time, for the limit and line timestamps:
-// through the cgroup's descriptor kept open when there is one (one pread),
-// else by the backend's usage (the fallback samples memory while it reads).
-func (r *run) pollCPU() (time.Duration, error) {
-	if t, ok := r.be.(interface{ cpuTotal() (time.Duration, error) }); ok && r.be.accurate() {
-		if d, err := t.cpuTotal(); err == nil {
-			return d, nil
-		}
-	}
-	u, s, err := r.be.usage()
-	return u + s, err
-}
-
-// cpuNow returns the CPU time of the run so far, for line timestamps: read
-// from the kernel with a cgroup, the last poll's value with the fallback
-// (whose reading scans /proc).
-func (r *run) cpuNow() time.Duration {
-	if !r.be.accurate() {
-		return time.Duration(r.lastCPU.Load())
-	}
-	d, _ := r.pollCPU()
-	return d
+func (l *lockedBuffer) Bytes() []byte {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]byte(nil), l.b.Bytes()...)
 }

@@ -4,7 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"testing"
+	"time"
 )
 
 // Skipf skips the test with the reason, or fails it when skips are not
@@ -55,4 +57,11 @@ func Files(t testing.TB, dir, ext string) []string {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// Median is the median of durations measured by a benchmark (the figures
+// the issues ask for are medians: the machines are noisy). It sorts d.
+func Median(d []time.Duration) time.Duration {
+	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+	return d[len(d)/2]
 }

@@ -7,13 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/smtarena/smtarena/internal/sandbox"
+	"github.com/smtarena/smtarena/internal/testenv"
 )
 
 // incrementalLIA generates an incremental QF_LIA script in the official
@@ -83,11 +83,6 @@ func benchInput(b *testing.B) string {
 	return p
 }
 
-func medianOf(d []time.Duration) time.Duration {
-	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
-	return d[len(d)/2]
-}
-
 // BenchmarkTraceExec: wall time of the trace executor on a 2,600-command
 // incremental QF_LIA script with 600 check-sat answered by z3 (z3 -in), from
 // the start of the solver to its exit. The target: at most 1.2 times
@@ -119,8 +114,8 @@ func BenchmarkTraceExec(b *testing.B) {
 				b.Fatalf("%s %q after %d answers, solver %s", res.Status, res.Message, len(res.Answers), res.Solver.Reason)
 			}
 		}
-		b.ReportMetric(float64(medianOf(walls))/1e6, "ms-wall")
-		b.ReportMetric(float64(medianOf(cpus))/1e6, "ms-executor-cpu")
+		b.ReportMetric(float64(testenv.Median(walls))/1e6, "ms-wall")
+		b.ReportMetric(float64(testenv.Median(cpus))/1e6, "ms-executor-cpu")
 	}
 	z3 := []string{"z3", "-in"}
 	b.Run("exec", func(b *testing.B) {
@@ -167,7 +162,7 @@ func BenchmarkTraceExec(b *testing.B) {
 				b.Fatalf("%v: %d lines", err, strings.Count(string(out), "\n"))
 			}
 		}
-		b.ReportMetric(float64(medianOf(walls))/1e6, "ms-wall")
+		b.ReportMetric(float64(testenv.Median(walls))/1e6, "ms-wall")
 	})
 	b.Run("side-by-side", func(b *testing.B) {
 		// Interleaved runs of the executor and of a minimal C lock-step
@@ -258,7 +253,7 @@ func BenchmarkTraceExec(b *testing.B) {
 			}
 			walls = append(walls, time.Since(t0))
 		}
-		b.ReportMetric(float64(medianOf(walls))/1e6, "ms-wall")
+		b.ReportMetric(float64(testenv.Median(walls))/1e6, "ms-wall")
 	})
 }
 
@@ -284,7 +279,7 @@ func interleave(b *testing.B, runs ...func() time.Duration) []time.Duration {
 	}
 	m := make([]time.Duration, len(runs))
 	for k := range times {
-		m[k] = medianOf(times[k])
+		m[k] = testenv.Median(times[k])
 	}
 	return m
 }

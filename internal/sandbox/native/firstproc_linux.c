@@ -1,29 +1,24 @@
 // The first process of a sandboxed run, in C.
 //
-// internal/sandbox starts its own executable with the argument
-// "__smtarena-sandbox-init" in new PID, mount, network and IPC namespaces.
-// This constructor runs before the Go runtime starts, sees that argument,
-// does the run's work and exits, so a run pays for neither the Go runtime's
-// start nor the package initialisers of a large binary (about 20 ms of CPU
-// on a loaded machine here, against well under one for this).
+// The engine (engine_linux.c) clones it into new PID, mount, network and
+// IPC namespaces, with its configuration in memory (struct config); it
+// joins the run's cgroups itself. As PID 1 of the run's PID namespace it
+// mounts the run's own /proc and private tmpfs on /tmp, /var/tmp and
+// /dev/shm (binding back the paths under them that the run needs), starts
+// the solver in a session of its own as the run's unprivileged user,
+// forwards SIGTERM, SIGXCPU and SIGINT to every process of the namespace
+// (SIGUSR1 means SIGKILL them all), reaps orphans, and when the solver
+// exits kills and reaps everything else.
 //
-// Protocol (see internal/sandbox/firstproc.go on the Go side):
-//   fd 3: the configuration, "key=value" strings each ended by a NUL, until
-//         EOF: arg (repeated, in order), env (repeated), dir, uid, gid,
-//         mounts, newpid, bind (repeated), core (repeated), aslimit, nproc.
-//   fd 4: the report, in the same form, written when the solver and every
-//         other process of the run are gone: started, exit, signal,
-//         user_ns, sys_ns, maxrss_kb, error. fd 4 is closed after it.
-//   fds 0, 1, 2: the solver's standard input, output and error.
-//
-// As PID 1 of the run's PID namespace it mounts the run's own /proc and
-// private tmpfs on /tmp, /var/tmp and /dev/shm (binding back the paths under
-// them that the run needs), starts the solver in a session of its own as
-// the run's unprivileged user, forwards SIGTERM, SIGXCPU and SIGINT to every
-// process of the namespace (SIGUSR1 means SIGKILL them all), reaps orphans,
-// and when the solver exits kills and reaps everything else.
+// It reports on REPORT_FD, "key=value" strings each ended by a NUL:
+// started=1 as soon as the solver runs, then when the solver and every
+// other process of the run are gone: exit, signal, user_ns, sys_ns,
+// maxrss_kb, error. REPORT_FD is closed after it. fds 0, 1 and 2 are the
+// solver's standard input, output and error.
 
-#define _GNU_SOURCE
+#include "native_linux.h"
+
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -36,70 +31,28 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define INIT_ARG "__smtarena-sandbox-init"
-#define CONFIG_FD 3
-#define REPORT_FD 4
-
-struct list {
-	char **items;
-	int n, cap;
-};
-
-struct config {
-	struct list args, env, binds, cores;
-	const char *dir;
-	long uid, gid; /* -1: keep */
-	int mounts, newpid;
-	long long aslimit;
-	long nproc;
-};
-
-static void add(struct list *l, char *s)
-{
-	if (l->n + 1 >= l->cap) {
-		l->cap = l->cap ? 2 * l->cap : 8;
-		l->items = realloc(l->items, l->cap * sizeof *l->items);
-		if (!l->items)
-			_exit(111);
-	}
-	l->items[l->n++] = s;
-	l->items[l->n] = NULL;
-}
-
 /* The report, built in a fixed buffer (an error message is cut to fit). */
-static char report[8192];
-static size_t report_len;
+static char report_buf[8192];
+static struct kv report = {report_buf, sizeof report_buf, 0};
 
 static void put(const char *key, const char *value)
 {
-	int n = snprintf(report + report_len, sizeof report - report_len, "%s=%s", key, value);
-	if (n < 0 || (size_t)n >= sizeof report - report_len)
-		return;
-	report_len += (size_t)n + 1; /* keep the NUL */
+	kv_put(&report, key, value);
 }
 
 static void put_num(const char *key, long long v)
 {
-	char b[32];
-	snprintf(b, sizeof b, "%lld", v);
-	put(key, b);
+	kv_put_num(&report, key, v);
 }
 
 static __attribute__((noreturn)) void finish(void)
 {
-	size_t off = 0;
-	while (off < report_len) {
-		ssize_t w = write(REPORT_FD, report + off, report_len - off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			break;
-		off += (size_t)w;
-	}
+	write_all(REPORT_FD, report.b, report.len);
 	close(REPORT_FD);
 	_exit(0);
 }
@@ -113,98 +66,6 @@ static __attribute__((noreturn)) void fail(const char *what, int err)
 		snprintf(b, sizeof b, "%s", what);
 	put("error", b);
 	finish();
-}
-
-static char *read_all(int fd, size_t *len)
-{
-	size_t cap = 4096, n = 0;
-	char *buf = malloc(cap);
-	if (!buf)
-		return NULL;
-	for (;;) {
-		if (n + 1 >= cap) {
-			cap *= 2;
-			buf = realloc(buf, cap);
-			if (!buf)
-				return NULL;
-		}
-		ssize_t r = read(fd, buf + n, cap - n - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			free(buf);
-			return NULL;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	buf[n] = 0;
-	*len = n;
-	return buf;
-}
-
-static void read_config(struct config *c)
-{
-	size_t len;
-	char *buf = read_all(CONFIG_FD, &len);
-	if (!buf)
-		fail("read config", errno);
-	close(CONFIG_FD);
-	c->uid = c->gid = -1;
-	for (char *p = buf, *next; p < buf + len; p = next) {
-		next = p + strlen(p) + 1;
-		char *v = strchr(p, '=');
-		if (!v)
-			fail("read config: no '=' in an entry", 0);
-		*v++ = 0;
-		if (!strcmp(p, "arg"))
-			add(&c->args, v);
-		else if (!strcmp(p, "env"))
-			add(&c->env, v);
-		else if (!strcmp(p, "bind"))
-			add(&c->binds, v);
-		else if (!strcmp(p, "core"))
-			add(&c->cores, v);
-		else if (!strcmp(p, "dir"))
-			c->dir = v;
-		else if (!strcmp(p, "uid"))
-			c->uid = atol(v);
-		else if (!strcmp(p, "gid"))
-			c->gid = atol(v);
-		else if (!strcmp(p, "mounts"))
-			c->mounts = atoi(v);
-		else if (!strcmp(p, "newpid"))
-			c->newpid = atoi(v);
-		else if (!strcmp(p, "aslimit"))
-			c->aslimit = atoll(v);
-		else if (!strcmp(p, "nproc"))
-			c->nproc = atol(v);
-	}
-	if (c->args.n == 0)
-		fail("read config: no command", 0);
-	add(&c->args, NULL), c->args.n--;
-	add(&c->env, NULL), c->env.n--;
-}
-
-/* mkdir_p creates path and its missing parents. */
-static int mkdir_p(const char *path)
-{
-	char tmp[4096];
-	if (strlen(path) >= sizeof tmp)
-		return ENAMETOOLONG;
-	strcpy(tmp, path);
-	for (char *p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = 0;
-		if (mkdir(tmp, 0755) && errno != EEXIST)
-			return errno;
-		*p = '/';
-	}
-	if (mkdir(tmp, 0755) && errno != EEXIST)
-		return errno;
-	return 0;
 }
 
 /* setup_mounts gives the run a private /tmp, /var/tmp and /dev/shm and its
@@ -247,14 +108,14 @@ static void setup_mounts(const struct config *c)
 			continue;
 		int err;
 		if (dirs[i]) {
-			err = mkdir_p(p);
+			err = mkdir_all(p, 0755);
 		} else {
 			char parent[4096];
 			snprintf(parent, sizeof parent, "%s", p);
 			char *slash = strrchr(parent, '/');
 			if (slash && slash != parent)
 				*slash = 0;
-			err = mkdir_p(parent);
+			err = mkdir_all(parent, 0755);
 			int fd = err ? -1 : open(p, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
 			if (fd < 0 && !err)
 				err = errno;
@@ -279,8 +140,8 @@ static void set_cores(const struct config *c)
 {
 	cpu_set_t set;
 	CPU_ZERO(&set);
-	for (int i = 0; i < c->cores.n; i++) {
-		int cpu = atoi(c->cores.items[i]);
+	for (int i = 0; i < c->ncores; i++) {
+		int cpu = c->cores[i];
 		if (cpu < 0 || cpu >= CPU_SETSIZE) {
 			char b[64];
 			snprintf(b, sizeof b, "cores: no CPU %d", cpu);
@@ -295,7 +156,7 @@ static void set_cores(const struct config *c)
 /* look_path finds prog in the PATH of the run's environment; a path with a
  * slash is taken as it is, made absolute against our (the caller's)
  * directory, since the solver starts in its working directory. */
-static char *look_path(const struct config *c)
+static __attribute__((noinline)) char *look_path(const struct config *c)
 {
 	const char *prog = c->args.items[0];
 	static char found[4096];
@@ -357,6 +218,45 @@ static void forward(int sig)
 
 static const int forwarded[] = {SIGTERM, SIGXCPU, SIGINT, SIGUSR1};
 
+/* kill_children sends SIGKILL to every child of ours, found in /proc (this
+ * kernel may lack /proc/PID/task/TID/children). Read without the C
+ * library's directory functions: in the engine this process shares its
+ * parent's memory, and allocates nothing. */
+static void kill_children(void)
+{
+	static char dents[32768], stat[512];
+	pid_t self = getpid();
+	int dir = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dir < 0)
+		return;
+	for (;;) {
+		long n = syscall(SYS_getdents64, dir, dents, sizeof dents);
+		if (n <= 0)
+			break;
+		for (long off = 0; off < n;) {
+			struct dirent64 *e = (struct dirent64 *)(dents + off);
+			off += e->d_reclen;
+			if (e->d_name[0] < '0' || e->d_name[0] > '9')
+				continue;
+			char path[64];
+			snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+			int fd = open(path, O_RDONLY | O_CLOEXEC);
+			if (fd < 0)
+				continue;
+			ssize_t k = read(fd, stat, sizeof stat - 1);
+			close(fd);
+			if (k <= 0)
+				continue;
+			stat[k] = 0;
+			/* pid (comm) state ppid ... */
+			char *p = strrchr(stat, ')');
+			if (p && p[1] == ' ' && p[2] && p[3] == ' ' && atol(p + 4) == self)
+				kill(atoi(e->d_name), SIGKILL);
+		}
+	}
+	close(dir);
+}
+
 static const char *signal_name(int sig, char *buf, size_t n)
 {
 	switch (sig) {
@@ -414,15 +314,39 @@ static __attribute__((noreturn)) void child(const struct config *c, const char *
 	_exit(127);
 }
 
-static __attribute__((noreturn)) void run(void)
+/* join writes the process into the run's cgroups, before it does anything
+ * that costs: "0" is the writer itself. */
+static void join(const struct config *c)
 {
-	struct config c = {0};
-	fcntl(CONFIG_FD, F_SETFD, FD_CLOEXEC);
+	char what[4200];
+	for (int i = 0; i < c->joins.n; i++) {
+		/* O_CREAT changes nothing on a cgroup file system; the fake
+		 * trees of tests need it. */
+		int fd = open(c->joins.items[i], O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+		if (fd < 0 || write(fd, "0", 1) != 1) {
+			snprintf(what, sizeof what, "cgroup: join %s", c->joins.items[i]);
+			fail(what, errno);
+		}
+		close(fd);
+	}
+}
+
+void first_run(struct config *cfg)
+{
+	/* The lists are NULL-terminated (list_add keeps them so), and nothing
+	 * here allocates: in the engine this process shares its parent's
+	 * memory. */
+	struct config c = *cfg;
+	static char *no_env[] = {NULL};
 	fcntl(REPORT_FD, F_SETFD, FD_CLOEXEC);
-	read_config(&c);
+	if (c.args.n == 0)
+		fail("no command", 0);
+	if (c.env.n == 0)
+		c.env.items = no_env;
+	join(&c);
 	if (c.mounts)
 		setup_mounts(&c);
-	if (c.cores.n > 0)
+	if (c.ncores > 0)
 		set_cores(&c);
 	whole_namespace = c.newpid;
 	if (!c.newpid)
@@ -476,7 +400,10 @@ static __attribute__((noreturn)) void run(void)
 		snprintf(b, sizeof b, "start %s: %s %s", c.args.items[0], stage, path);
 		fail(b, e.err);
 	}
-	put("started", "1");
+	/* Said at once: the engine waits for it before it watches the run
+	 * (see engine_linux.c), and so does nothing while we set up. */
+	if (write(REPORT_FD, "started=1", 10) != 10)
+		_exit(0); /* nobody is listening */
 	/* The fallback's memory limit applies to the solver once it runs: set
 	 * before the exec, it would also bound the reservations of a runtime
 	 * such as Go's, which start programs with far more address space than
@@ -504,9 +431,15 @@ static __attribute__((noreturn)) void run(void)
 			put("signal", signal_name(WTERMSIG(st), sigbuf, sizeof sigbuf));
 		break;
 	}
-	/* The run ends with the solver: kill what is left and reap it. */
+	/* The run ends with the solver: kill what is left and reap it. In a
+	 * PID namespace of its own that is everything else in it; without one,
+	 * everything that is still our descendant (a subreaper adopts the
+	 * orphans, daemons that left the solver's session among them): killed
+	 * children's children come to us, and are killed in the next round. */
 	forward(SIGUSR1);
 	for (;;) {
+		if (!whole_namespace)
+			kill_children();
 		pid_t p = wait4(-1, NULL, 0, NULL);
 		if (p < 0 && errno != EINTR)
 			break;
@@ -518,11 +451,4 @@ static __attribute__((noreturn)) void run(void)
 		put_num("maxrss_kb", ru.ru_maxrss);
 	}
 	finish();
-}
-
-/* glibc passes argc and argv to the constructors of an executable. */
-__attribute__((constructor)) static void smtarena_sandbox_init(int argc, char **argv)
-{
-	if (argc > 1 && !strcmp(argv[1], INIT_ARG))
-		run();
 }

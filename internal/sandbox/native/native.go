@@ -1,0 +1,7 @@
+//go:build linux && cgo
+
+package native
+
+// The C files hold everything; this import makes cgo compile and link them.
+
+import "C"
