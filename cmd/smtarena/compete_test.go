@@ -157,6 +157,49 @@ command = ["sh", "-c", "echo unsat", "b", "{file}"]
 	}
 }
 
+// TestCompeteStoreHidden: a solver cannot read the competition's store (it
+// holds every solver's results), even when handed its path: each solver
+// answers sat if it can read the file it is given, unsat if not.
+func TestCompeteStoreHidden(t *testing.T) {
+	needRootForRuns(t)
+	dir := t.TempDir()
+	writeLibrary(t, filepath.Join(dir, "lib"), 2)
+	db := filepath.Join(dir, "work", "smtarena.db")
+	def := filepath.Join(dir, "c.toml")
+	solver := func(name string) string {
+		return fmt.Sprintf(`[[solvers]]
+name = %q
+tracks = ["single-query"]
+logics = ["QF_UF"]
+command = ["sh", "-c", "if cat \"$1\" >/dev/null; then echo sat; else echo unsat; fi", "s", %q, "{file}"]
+`, name, db)
+	}
+	os.WriteFile(def, []byte(`name = "hidden"
+rules = 2018
+library = ["lib"]
+workdir = "work"
+[seed]
+value = 1
+[tracks.single-query]
+wall_limit = "10s"
+`+solver("a")+solver("b")), 0o644)
+	if code, out, errs := runCLI(t, "", "compete", "--quiet", def); code != 0 {
+		t.Fatalf("compete: %d %s %s", code, out, errs)
+	}
+	rs, err := openCompeteStore(t, def).Results(context.Background(), store.ResultFilter{Track: "single-query"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) != 4 {
+		t.Fatalf("%d results, want 4", len(rs))
+	}
+	for _, r := range rs {
+		if r.Answer != "unsat" {
+			t.Errorf("%s on %s answered %q: it read the store", r.Solver, r.BenchmarkPath, r.Answer)
+		}
+	}
+}
+
 // TestIsWrong: the progress line counts wrong answers as the result tables
 // do, in both tracks and also when the run was then killed at a limit.
 func TestIsWrong(t *testing.T) {

@@ -168,6 +168,16 @@ func hostile(mode string, args []string) int {
 			return 3
 		}
 		return 0
+	case "read": // a file, or a directory's list
+		_, err := os.ReadFile(arg(0))
+		if fi, serr := os.Stat(arg(0)); serr == nil && fi.IsDir() {
+			_, err = os.ReadDir(arg(0))
+		}
+		if err != nil {
+			fmt.Println("read failed:", err)
+			return 3
+		}
+		return 0
 	case "freeze-self":
 		dir := "/sys/fs/cgroup/freezer/escape"
 		if err := os.Mkdir(dir, 0o755); err != nil {
@@ -558,6 +568,25 @@ func TestWriteOutside(t *testing.T) {
 	})
 }
 
+// TestOthersUnreadable: a run cannot read what another run left in its
+// working directory (each run has a user of its own), nor the runs'
+// directory itself.
+func TestOthersUnreadable(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b string) {
+		res, err := Run(context.Background(), Spec{Args: []string{helperBin, "secret"}, Env: []string{"SANDBOX_TEST_HELPER=write"},
+			Backend: b, KeepWorkDir: true, Limits: Limits{Wall: 10 * time.Second}})
+		if err != nil || res.ExitCode != 0 {
+			t.Fatalf("first run: %+v %v", res, err)
+		}
+		defer os.RemoveAll(res.WorkDir)
+		for _, path := range []string{filepath.Join(res.WorkDir, "secret"), filepath.Dir(res.WorkDir)} {
+			if res, out := runHostile(t, b, "read", Limits{Wall: 10 * time.Second}, path); res.ExitCode != 3 {
+				t.Errorf("a run read %s: exit %d, %q", path, res.ExitCode, out)
+			}
+		}
+	})
+}
+
 func TestCgroupFreezer(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, b string) {
 		res, out := runHostile(t, b, "freeze-self", Limits{Wall: 5 * time.Second})
@@ -635,13 +664,16 @@ func TestFakeCgroup2(t *testing.T) {
 		testenv.Skipf(t, "needs root (a user per run)")
 	}
 	root := t.TempDir()
-	for _, d := range []string{"deleg"} {
-		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+	// The delegated cgroup offers the controllers but passes none on yet,
+	// as systemd's Delegate=yes leaves it: the engine enables them.
+	for f, v := range map[string]string{"cgroup.controllers": "cpu memory pids cpuset hugetlb\n",
+		"deleg/cgroup.controllers": "memory pids cpuset\n", "deleg/cgroup.subtree_control": ""} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, f)), 0o755); err != nil {
 			t.Fatal(err)
 		}
-	}
-	if err := os.WriteFile(filepath.Join(root, "cgroup.controllers"), []byte("cpu memory pids cpuset\n"), 0o644); err != nil {
-		t.Fatal(err)
+		if err := os.WriteFile(filepath.Join(root, f), []byte(v), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	t.Setenv("SMTARENA_CGROUP_ROOT", root)
 	t.Setenv("SMTARENA_CGROUP2", "deleg")
@@ -653,6 +685,9 @@ func TestFakeCgroup2(t *testing.T) {
 			for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
 				ents, _ := os.ReadDir(filepath.Join(root, "deleg"))
 				for _, e := range ents {
+					if !e.IsDir() {
+						continue
+					}
 					d := filepath.Join(root, "deleg", e.Name())
 					if _, err := os.Stat(filepath.Join(d, "done")); err == nil {
 						continue
@@ -691,13 +726,20 @@ func TestFakeCgroup2(t *testing.T) {
 		t.Errorf("flush: %v", err)
 	}
 	read := func(f string) string { b, _ := os.ReadFile(filepath.Join(d, f)); return string(b) }
-	for f, want := range map[string]string{"memory.max": "209715200", "memory.swap.max": "0", "memory.oom.group": "1",
+	for f, want := range map[string]string{"memory.max": "209715200", "memory.oom.group": "1",
 		"pids.max": "64", "cpuset.cpus": "0", "cgroup.procs": "0", "cgroup.kill": "1"} {
 		if got := read(f); got != want {
 			t.Errorf("%s = %q, want %q", f, got, want)
 		}
 	}
 	os.RemoveAll(d)
+	if got, _ := os.ReadFile(filepath.Join(root, "deleg", "cgroup.subtree_control")); string(got) != "+memory +pids +cpuset" {
+		t.Errorf("deleg/cgroup.subtree_control = %q, want the run's controllers enabled", got)
+	}
+	// What the kernel shows once they are: nothing more to write.
+	if err := os.WriteFile(filepath.Join(root, "deleg", "cgroup.subtree_control"), []byte("cpuset memory pids\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 
 	// A refused fork, and the CPU limit read from cpu.stat.
 	dir = fake(map[string]string{"cpu.stat": "usage_usec 100\nuser_usec 0\nsystem_usec 100\n", "pids.events": "max 2\n"})
@@ -714,6 +756,27 @@ func TestFakeCgroup2(t *testing.T) {
 	}
 	_ = Flush()
 	os.RemoveAll(d)
+
+	// A kernel before 5.19 keeps no memory.peak: memory.current is
+	// sampled, and the result says it is less accurate.
+	dir = fake(map[string]string{"cpu.stat": "usage_usec 100\nuser_usec 0\nsystem_usec 100\n", "memory.current": "300000000\n"})
+	res, _ = Run(context.Background(), Spec{Args: []string{"sleep", "0.3"}, Backend: "cgroup2", Limits: Limits{Wall: 10 * time.Second}})
+	if d = <-dir; res.Reason != Completed || res.PeakMemoryBytes != 300000000 || res.Accurate {
+		t.Errorf("sampled peak: got %+v", res)
+	}
+	_ = Flush()
+	os.RemoveAll(d)
+
+	// A controller the delegated cgroup does not offer is named.
+	for f, v := range map[string]string{"cgroup.controllers": "memory cpuset\n", "cgroup.subtree_control": "memory\n"} {
+		if err := os.WriteFile(filepath.Join(root, "deleg", f), []byte(v), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err = Run(context.Background(), Spec{Args: []string{"true"}, Backend: "cgroup2", Limits: Limits{Pids: 64}})
+	if err == nil || res.Reason != Failed || !strings.Contains(res.Error, filepath.Join(root, "deleg")+" does not offer the pids controller") {
+		t.Errorf("pids not offered: %+v %v", res, err)
+	}
 }
 
 // TestSetupFailures: a run that cannot be set up is an error, and says why.

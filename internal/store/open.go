@@ -3,7 +3,9 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -43,6 +45,9 @@ func OpenSQLite(ctx context.Context, path string) (*SQLite, error) {
 			return nil, fmt.Errorf("store: %w", err)
 		}
 	}
+	if err := ownerOnly(path); err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
 	q := url.Values{"_journal_mode": {"WAL"}, "_busy_timeout": {"30000"}, "_synchronous": {"NORMAL"}, "_foreign_keys": {"1"}}
 	db, err := sql.Open("sqlite3", "file:"+path+"?"+q.Encode())
 	if err != nil {
@@ -61,6 +66,24 @@ func OpenSQLite(ctx context.Context, path string) (*SQLite, error) {
 		return nil, fmt.Errorf("store %s: %w", path, err)
 	}
 	return s, nil
+}
+
+// ownerOnly creates the store's file if needed and makes it readable by its
+// owner alone: it holds every solver's results, and solvers run as users of
+// their own must not read it. SQLite gives the -wal and -shm files it makes
+// beside it the same mode.
+func ownerOnly(path string) error {
+	f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	f.Close()
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		if err := os.Chmod(p, 0o600); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
 }
 
 // OpenPostgres connects to a PostgreSQL database.

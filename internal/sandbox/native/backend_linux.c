@@ -139,20 +139,147 @@ const char *backend_name(const struct backend *b)
 	return b->kind == CGROUP2 ? "cgroup2" : b->kind == CGROUP1 ? "cgroup1" : "fallback";
 }
 
-static const char *cgroup2_parent(char *buf, size_t n)
+static void trim(char *s)
+{
+	size_t n = strlen(s);
+	while (n > 0 && isspace((unsigned char)s[n - 1]))
+		s[--n] = 0;
+}
+
+/* unified says whether the cgroup root is a cgroup v2 hierarchy. */
+static int unified(void)
+{
+	char b[PATHN];
+	path_join(b, sizeof b, cgroup_root(), "cgroup.controllers");
+	return exists(b);
+}
+
+/* cgroup2_parent is the cgroup that runs' cgroups are made in: the
+ * delegated one that SMTARENA_CGROUP2 names, or, as root on a machine whose
+ * cgroups are v2, smtarena/ under the root. NULL if neither. */
+static const char *cgroup2_parent(int root, char *buf, size_t n)
 {
 	const char *p = getenv("SMTARENA_CGROUP2");
-	if (!p || !*p)
+	if (p && *p) {
+		path_join(buf, n, cgroup_root(), p);
+		return buf;
+	}
+	if (!root || !unified())
 		return NULL;
-	path_join(buf, n, cgroup_root(), p);
+	path_join(buf, n, cgroup_root(), "smtarena");
 	return buf;
 }
 
-const char *pick_backend(int root)
+/* has_word says whether the space-separated list holds w. */
+static int has_word(const char *list, const char *w)
 {
-	char b[PATHN], parent[PATHN];
-	path_join(b, sizeof b, cgroup_root(), "cgroup.controllers");
-	if (exists(b) && cgroup2_parent(parent, sizeof parent))
+	size_t k = strlen(w);
+	for (const char *p = list; (p = strstr(p, w)); p += k)
+		if ((p == list || isspace((unsigned char)p[-1])) && (!p[k] || isspace((unsigned char)p[k])))
+			return 1;
+	return 0;
+}
+
+/* cgroup2_wanted lists the controllers a run's cgroup needs: memory always
+ * (its peak is part of every result), pids and cpuset for those limits.
+ * The CPU time is in cpu.stat, which every v2 cgroup has. */
+static int cgroup2_wanted(const struct engine_spec *s, const char *want[3])
+{
+	int n = 0;
+	want[n++] = "memory";
+	if (s->pids > 0)
+		want[n++] = "pids";
+	if (s->ncores > 0)
+		want[n++] = "cpuset";
+	return n;
+}
+
+/* cgroup2_enable makes sure dir passes the controllers on to its children
+ * (cgroup.subtree_control): usually they already are, and this is one
+ * read. A controller dir is not offered, or a dir that holds processes of
+ * its own (the kernel's no-internal-processes rule), is an error that says
+ * so. */
+static int cgroup2_enable(const char *dir, const char **want, int nwant, char *err, size_t errn)
+{
+	char f[PATHN], have[512], add[128];
+	path_join(f, sizeof f, dir, "cgroup.subtree_control");
+	if (read_file(f, have, sizeof have) < 0) {
+		snprintf(err, errn, "cgroup2: read %s: %s (is %s a cgroup v2 directory?)", f, strerror(errno), dir);
+		return -1;
+	}
+	size_t len = 0;
+	add[0] = 0;
+	for (int i = 0; i < nwant; i++)
+		if (!has_word(have, want[i]))
+			len += (size_t)snprintf(add + len, sizeof add - len, "%s+%s", len ? " " : "", want[i]);
+	if (!len)
+		return 0;
+	char offered[512] = "";
+	path_join(f, sizeof f, dir, "cgroup.controllers");
+	if (read_file(f, offered, sizeof offered) < 0)
+		offered[0] = 0;
+	trim(offered);
+	for (int i = 0; i < nwant; i++) {
+		if (!has_word(offered, want[i])) {
+			snprintf(err, errn,
+				 "cgroup2: %s does not offer the %s controller (its cgroup.controllers: \"%s\"); "
+				 "delegate it to that cgroup, or use the cgroup1 or fallback backend",
+				 dir, want[i], offered);
+			return -1;
+		}
+	}
+	path_join(f, sizeof f, dir, "cgroup.subtree_control");
+	int fd = open(f, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, add, len) != (ssize_t)len) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		snprintf(err, errn, "cgroup2: enable %s in %s: %s%s", add, f, strerror(e),
+			 e == EBUSY ? " (a cgroup that holds processes cannot pass controllers on: move them to a child "
+				      "cgroup, or name one in SMTARENA_CGROUP2)"
+				    : "");
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+/* cgroup2_prepare makes the parent of runs' cgroups ready: the controllers
+ * the run needs enabled, and for smtarena/ under the root, the directory
+ * made and the controllers enabled in the root first. */
+static int cgroup2_prepare(int root, const struct engine_spec *s, char *parent, size_t n, char *err, size_t errn)
+{
+	const char *want[3];
+	int nwant = cgroup2_wanted(s, want);
+	if (!cgroup2_parent(root, parent, n)) {
+		snprintf(err, errn, "cgroup2: needs a cgroup v2 delegated to this user, named in SMTARENA_CGROUP2 "
+				    "(relative to %s)",
+			 cgroup_root());
+		return -1;
+	}
+	const char *p = getenv("SMTARENA_CGROUP2");
+	if (!p || !*p) {
+		char f[PATHN];
+		path_join(f, sizeof f, parent, "cgroup.subtree_control");
+		if (!exists(f)) {
+			if (cgroup2_enable(cgroup_root(), want, nwant, err, errn))
+				return -1;
+			if (mkdir(parent, 0755) && errno != EEXIST) {
+				snprintf(err, errn, "cgroup2: mkdir %s: %s", parent, strerror(errno));
+				return -1;
+			}
+		}
+	}
+	return cgroup2_enable(parent, want, nwant, err, errn);
+}
+
+const char *pick_backend(int root, const struct engine_spec *s)
+{
+	char b[PATHN], parent[PATHN], err[512];
+	const char *p = getenv("SMTARENA_CGROUP2");
+	if (unified() && p && *p)
+		return "cgroup2"; /* chosen: its errors are the user's to see */
+	if (unified() && root && !cgroup2_prepare(root, s, parent, sizeof parent, err, sizeof err))
 		return "cgroup2";
 	path_join(b, sizeof b, cgroup_root(), "cpuacct/cpuacct.usage");
 	if (exists(b) && root)
@@ -166,13 +293,6 @@ static void core_list(const struct engine_spec *s, char *out, size_t n)
 	out[0] = 0;
 	for (int i = 0; i < s->ncores && len + 16 < n; i++)
 		len += (size_t)snprintf(out + len, n - len, "%s%d", i ? "," : "", s->cores[i]);
-}
-
-static void trim(char *s)
-{
-	size_t n = strlen(s);
-	while (n > 0 && isspace((unsigned char)s[n - 1]))
-		s[--n] = 0;
 }
 
 void backend_destroy(struct backend *b, char *err, size_t errn);
@@ -189,10 +309,12 @@ static int make_cgroup(const char *dir)
 	return mkdir(dir, 0755);
 }
 
-static int cgroup2_create(struct backend *b, const char *id, const struct engine_spec *s, char *err, size_t errn)
+static int cgroup2_create(struct backend *b, const char *id, const struct engine_spec *s, int root, char *err,
+			  size_t errn)
 {
 	char parent[PATHN], f[PATHN], v[64];
-	cgroup2_parent(parent, sizeof parent);
+	if (cgroup2_prepare(root, s, parent, sizeof parent, err, errn))
+		return -1;
 	path_join(b->dirs[0], sizeof b->dirs[0], parent, id);
 	if (make_cgroup(b->dirs[0])) {
 		snprintf(err, errn, "cgroup2: mkdir %s: %s", b->dirs[0], strerror(errno));
@@ -205,7 +327,8 @@ static int cgroup2_create(struct backend *b, const char *id, const struct engine
 		path_join(f, sizeof f, b->dirs[0], "memory.max");
 		bad |= write_file(f, v, err, errn);
 		path_join(f, sizeof f, b->dirs[0], "memory.swap.max");
-		bad |= write_file(f, "0", err, errn);
+		if (!bad && exists(f)) /* absent without swap accounting */
+			bad |= write_file(f, "0", err, errn);
 		path_join(f, sizeof f, b->dirs[0], "memory.oom.group");
 		bad |= write_file(f, "1", err, errn);
 	}
@@ -295,8 +418,8 @@ static int cgroup1_create(struct backend *b, const char *id, const struct engine
 	return bad ? -1 : 0;
 }
 
-int backend_create(struct backend *b, const char *name, const char *id, const struct engine_spec *s,
-			  int newpid, char *err, size_t errn)
+int backend_create(struct backend *b, const char *name, const char *id, const struct engine_spec *s, int root,
+		   char *err, size_t errn)
 {
 	memset(b, 0, sizeof *b);
 	b->cpu_fd = -1;
@@ -307,18 +430,13 @@ int backend_create(struct backend *b, const char *name, const char *id, const st
 	}
 	b->mem_limit = s->mem_bytes;
 	b->pids_limit = s->pids;
-	char parent[PATHN];
 	int r = 0;
 	if (!strcmp(name, "cgroup2")) {
 		b->kind = CGROUP2;
-		if (!cgroup2_parent(parent, sizeof parent)) {
-			snprintf(err, errn, "sandbox: cgroup2 needs a delegated cgroup in SMTARENA_CGROUP2");
-			return -1;
-		}
-		r = cgroup2_create(b, id, s, err, errn);
+		r = cgroup2_create(b, id, s, root, err, errn);
 	} else if (!strcmp(name, "cgroup1")) {
 		b->kind = CGROUP1;
-		r = cgroup1_create(b, id, s, newpid, err, errn);
+		r = cgroup1_create(b, id, s, root, err, errn);
 	} else if (!strcmp(name, "fallback")) {
 		b->kind = FALLBACK;
 		return 0;
@@ -554,6 +672,20 @@ int backend_usage(struct backend *b, long long *user, long long *sys)
 	return 0;
 }
 
+/* cgroup2_sample_current samples memory.current when the kernel keeps no
+ * memory.peak (before Linux 5.19). */
+static void cgroup2_sample_current(struct backend *b)
+{
+	char f[PATHN];
+	long long v;
+	path_join(f, sizeof f, b->dirs[0], "memory.peak");
+	if (exists(f))
+		return;
+	path_join(f, sizeof f, b->dirs[0], "memory.current");
+	if (!read_ll(f, &v) && v > b->peak_rss)
+		b->peak_rss = v;
+}
+
 long long backend_peak(struct backend *b)
 {
 	char f[PATHN];
@@ -564,9 +696,14 @@ long long backend_peak(struct backend *b)
 		path_join(f, sizeof f, b->dirs[0], "memory.peak");
 	else
 		path_join(f, sizeof f, b->dirs[1], "memory.max_usage_in_bytes");
-	if (read_ll(f, &v))
-		v = 0;
-	return v;
+	if (!read_ll(f, &v))
+		return v;
+	if (b->kind == CGROUP2) {
+		b->peak_sampled = 1;
+		cgroup2_sample_current(b);
+		return b->peak_rss;
+	}
+	return 0;
 }
 
 /* backend_hit reports a limit the kernel enforced: an OOM kill or a
@@ -579,6 +716,7 @@ const char *backend_hit(struct backend *b)
 	case FALLBACK:
 		return b->hit_what;
 	case CGROUP2:
+		cgroup2_sample_current(b);
 		path_join(f, sizeof f, b->dirs[0], "memory.events");
 		if (!file_key(f, "oom_kill", &v) && v > 0)
 			return "memory";
@@ -755,7 +893,7 @@ void sweep_stale(int root)
 		snprintf(d, sizeof d, "%s/%s/smtarena", cgroup_root(), v1_controllers[i]);
 		sweep_dir(d, remove_cgroup_dir);
 	}
-	if (cgroup2_parent(d, sizeof d))
+	if (cgroup2_parent(root, d, sizeof d))
 		sweep_dir(d, remove_cgroup_dir);
 	base_dir(root, d, sizeof d);
 	sweep_dir(d, remove_tree);

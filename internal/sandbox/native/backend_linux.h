@@ -21,20 +21,27 @@ struct backend {
 	char dirs[NV1][PATHN]; /* v1: one per controller ("" if unused); v2: dirs[0] */
 	int cpu_fd;            /* the CPU counter, kept open */
 	pid_t first;
-	/* fallback */
+	/* fallback; peak_rss also for v2 on kernels before 5.19, which have
+	 * no memory.peak: memory.current is sampled (peak_sampled) */
 	char ns[64];
+	int peak_sampled;
 	long long peak_rss, mem_limit;
 	long pids_limit;
 	const char *hit_what;
 	long long last_user, last_sys; /* ns */
 };
 
-/* pick_backend names the best backend this machine offers. */
-const char *pick_backend(int root);
+/* pick_backend names the best backend this machine offers for the run:
+ * cgroup v2 when SMTARENA_CGROUP2 names a delegated cgroup or, as root,
+ * when the machine's cgroups are v2 and smtarena/ under their root can
+ * have the controllers the run needs; cgroup v1 as root; else the
+ * fallback. */
+const char *pick_backend(int root, const struct engine_spec *s);
 /* backend_create makes the run's cgroups (v1: cpuacct and memory, pids with
- * a limit, cpuset with cores, freezer without a PID namespace) and sets
+ * a limit, cpuset with cores, freezer without a PID namespace (root is 0);
+ * v2: one, with the controllers it needs enabled in its parent) and sets
  * their limits; on failure err says why and nothing is left. */
-int backend_create(struct backend *b, const char *name, const char *id, const struct engine_spec *s, int newpid,
+int backend_create(struct backend *b, const char *name, const char *id, const struct engine_spec *s, int root,
 		   char *err, size_t errn);
 const char *backend_name(const struct backend *b);
 /* backend_joins lists the cgroup.procs files the first process joins. */
@@ -45,6 +52,8 @@ void backend_added(struct backend *b, pid_t first);
  * same split into user and system time, exactly. */
 int backend_cpu(struct backend *b, long long *ns);
 int backend_usage(struct backend *b, long long *user, long long *sys);
+/* backend_peak is the run's peak memory; b->peak_sampled says afterwards
+ * whether it was sampled rather than kept by the kernel. */
 long long backend_peak(struct backend *b);
 /* backend_hit names a limit the kernel enforced ("memory", "pids"), or is
  * NULL. */

@@ -550,8 +550,9 @@ static void measure(struct run *x, int root)
 	}
 	r->user_ns = user, r->sys_ns = sys;
 	r->peak_bytes = backend_peak(&x->be);
-	if (x->be.kind == FALLBACK && maxrss_kb * 1024 > r->peak_bytes)
+	if ((x->be.kind == FALLBACK || x->be.peak_sampled) && maxrss_kb * 1024 > r->peak_bytes)
 		r->peak_bytes = maxrss_kb * 1024;
+	r->accurate = x->be.kind != FALLBACK && !x->be.peak_sampled;
 	r->output_bytes = x->total;
 	r->reason = x->reason;
 	if (!r->reason) {
@@ -605,7 +606,7 @@ void engine_run(const struct engine_spec *spec, struct engine_result *r)
 	signal(SIGPIPE, SIG_IGN);
 	int sfd = signalfd(-1, &sigs, SFD_CLOEXEC | SFD_NONBLOCK);
 
-	const char *name = s.backend ? s.backend : pick_backend(root);
+	const char *name = s.backend ? s.backend : pick_backend(root, &s);
 	char err[1024] = "";
 	int in_fd = -1, pipes[4] = {-1, -1, -1, -1}, pidfd = -1;
 	struct config cfg;
