@@ -29,8 +29,10 @@ const (
 	// Protocol2022: SIGTERM to every process of the run, a grace period,
 	// then SIGKILL (StarExec, BenchExec).
 	Protocol2022 Protocol = "2022"
-	// Protocol2005: the 2005-2007 execution page: at the CPU limit SIGXCPU,
-	// SIGKILL 3 s later; the wall limit is the CPU limit plus 30 s.
+	// Protocol2005: the 2005-2007 execution page: at the CPU or the wall
+	// limit SIGXCPU to the solver alone (not to the processes it started),
+	// SIGKILL to every process 3 s later; the wall limit defaults to the
+	// CPU limit plus 30 s.
 	Protocol2005 Protocol = "2005"
 )
 

@@ -106,6 +106,26 @@ func hostile(mode string, args []string) int {
 		}
 	case "sleep":
 		time.Sleep(time.Hour)
+	case "xcpu-tree":
+		// The 2005 protocol's SIGXCPU: the first process reports it (and
+		// goes on), a child it started must not get it.
+		child := exec.Command(os.Args[0], "child")
+		child.Env = append(os.Environ(), "SANDBOX_TEST_HELPER=xcpu-tree-child")
+		child.Stdout = os.Stdout
+		if err := child.Start(); err != nil {
+			return 3
+		}
+		c := make(chan os.Signal, 1)
+		signal.Notify(c, syscall.SIGXCPU)
+		<-c
+		fmt.Println("solver: SIGXCPU")
+		time.Sleep(time.Hour)
+	case "xcpu-tree-child":
+		c := make(chan os.Signal, 1)
+		signal.Notify(c, syscall.SIGXCPU)
+		<-c
+		fmt.Println("child: SIGXCPU")
+		time.Sleep(time.Hour)
 	case "ignore-term":
 		signalIgnore(syscall.SIGTERM, syscall.SIGXCPU)
 		//lint:ignore SA5002 burning CPU is the point
@@ -414,6 +434,32 @@ func TestProtocol2005(t *testing.T) {
 	if p := survivors(marker); len(p) > 0 {
 		t.Errorf("survivors %v", p)
 	}
+}
+
+// TestProtocol2005Tree: the 2005 page's SIGXCPU goes to the solver alone
+// ("Solvers are allowed to spawn other processes, but these will not be
+// sent SIGXCPU"), also at the wall limit, and SIGKILL ends every process 3 s
+// later.
+func TestProtocol2005Tree(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b string) {
+		var out bytes.Buffer
+		marker := "SANDBOX_TEST_MARK=2005-tree-" + b
+		res, err := Run(context.Background(), Spec{Args: []string{helperBin}, Env: []string{"SANDBOX_TEST_HELPER=xcpu-tree", marker},
+			Backend: b, Stdout: &out, Limits: Limits{Wall: 500 * time.Millisecond}, Protocol: Protocol2005})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Reason != WallTime || res.Signal != "SIGKILL" || res.Wall < 3*time.Second {
+			t.Errorf("got reason %s signal %q after %v", res.Reason, res.Signal, res.Wall)
+		}
+		if got := out.String(); got != "solver: SIGXCPU\n" {
+			t.Errorf("output %q, want the solver's SIGXCPU only", got)
+		}
+		if p := survivors(marker); len(p) > 0 {
+			t.Errorf("survivors %v", p)
+			killAll(p)
+		}
+	})
 }
 
 func TestEscapees(t *testing.T) {

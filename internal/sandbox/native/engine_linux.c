@@ -234,7 +234,9 @@ static void terminate(struct run *x, const char *reason, long long now)
 		kill_now(x, now);
 		return;
 	}
-	int sig = x->s->protocol2005 && !strcmp(reason, "cputime") ? SIGXCPU : SIGTERM;
+	/* The 2005 page: past the CPU limit, or the wall limit (CPU limit
+	 * plus 30 s), SIGXCPU, and SIGKILL 3 s later. */
+	int sig = x->s->protocol2005 ? SIGXCPU : SIGTERM;
 	kill(x->first, sig);
 	x->term_at = now + x->s->grace_ns;
 }

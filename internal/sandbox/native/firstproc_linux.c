@@ -6,8 +6,8 @@
 // mounts the run's own /proc and private tmpfs on /tmp, /var/tmp and
 // /dev/shm (binding back the paths under them that the run needs), starts
 // the solver in a session of its own as the run's unprivileged user,
-// forwards SIGTERM, SIGXCPU and SIGINT to every process of the namespace
-// (SIGUSR1 means SIGKILL them all), reaps orphans, and when the solver
+// forwards SIGTERM and SIGINT to every process of the namespace, SIGXCPU
+// to the solver alone (SIGUSR1 means SIGKILL them all), reaps orphans, and when the solver
 // exits kills and reaps everything else.
 //
 // It reports on REPORT_FD, "key=value" strings each ended by a NUL:
@@ -203,13 +203,18 @@ static int whole_namespace;
 
 /* forward passes a signal on to every process of the run (SIGUSR1 means
  * SIGKILL): as PID 1 of its namespace, kill(-1) reaches all of them but
- * us; without a namespace, the solver's session. */
+ * us; without a namespace, the solver's session. SIGXCPU (the 2005
+ * protocol) goes to the solver alone: "Solvers are allowed to spawn other
+ * processes, but these will not be sent SIGXCPU." */
 static void forward(int sig)
 {
 	int saved = errno;
 	if (sig == SIGUSR1)
 		sig = SIGKILL;
-	if (whole_namespace)
+	if (sig == SIGXCPU) {
+		if (solver > 0)
+			kill(solver, sig);
+	} else if (whole_namespace)
 		kill(-1, sig);
 	else if (solver > 0)
 		kill(-solver, sig);
