@@ -116,6 +116,15 @@ func runExec(ctx context.Context, opts ExecOptions, args []string, io streams) e
 	if opts.Protocol != "2022" && opts.Protocol != "2005" {
 		return fmt.Errorf("--protocol %q: want 2022 or 2005", opts.Protocol)
 	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"cpu-limit", opts.CPULimit}, {"wall-limit", opts.WallLimit}, {"grace", opts.Grace},
+		{"mem-limit", float64(opts.MemLimitMB)}, {"pids-limit", float64(opts.PidsLimit)}, {"output-limit", float64(opts.OutputLimitMB)}} {
+		if f.v < 0 || f.v > 1e9 {
+			return fmt.Errorf("--%s %g: must be between 0 and 1e9", f.name, f.v)
+		}
+	}
 	// The program runs in a fresh directory: file arguments given relative
 	// to here are passed as absolute paths.
 	args = append([]string(nil), args...)

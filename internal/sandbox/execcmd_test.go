@@ -313,6 +313,31 @@ func TestExecCommandFailures(t *testing.T) {
 	if run.code != 2 || !strings.Contains(run.stderr, `unknown backend "cgroup7"`) {
 		t.Errorf("unknown backend: %v", run)
 	}
+	// A work dir the run's user would be given: never a file, nor (as
+	// root) a directory that holds anything, which stay as they were.
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ workdir, want string }{
+		{file, "work dir " + file + ": not a directory"},
+		{dir, "work dir " + dir + ": not empty"},
+	} {
+		run = execCLI(t, []string{"--workdir", c.workdir}, "true")
+		if run.code != 2 || !strings.Contains(run.stderr, c.want) {
+			t.Errorf("--workdir %s: %v", c.workdir, run)
+		}
+	}
+	for _, p := range []string{dir, file} {
+		if fi, err := os.Stat(p); err != nil || fi.Sys().(*syscall.Stat_t).Uid != 0 {
+			t.Errorf("%s changed owner: %v", p, err)
+		}
+	}
+	run = execCLI(t, []string{"--cores", "4095"}, "true")
+	if run.code != 2 || !strings.Contains(run.stderr, "CPU 4095 is not one this process may use") {
+		t.Errorf("--cores 4095: %v", run)
+	}
 }
 
 // TestExecCommandMatchesRun runs the same programs through the command and

@@ -66,9 +66,10 @@ type Spec struct {
 	// wall and CPU time since the start (the incremental track needs them).
 	OnLine func(line []byte, wall, cpu time.Duration)
 
-	// WorkDir is the solver's working directory; empty means a fresh
-	// directory under the system's temporary directory, deleted after the
-	// run unless KeepWorkDir is set.
+	// WorkDir is the solver's working directory, made if needed and kept;
+	// as root the run's own user gets it, so an existing one must be an
+	// empty directory. Empty means a fresh directory under the runs'
+	// directory, deleted after the run unless KeepWorkDir is set.
 	WorkDir     string
 	KeepWorkDir bool
 

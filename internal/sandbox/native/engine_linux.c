@@ -12,6 +12,7 @@
 
 #include "backend_linux.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -71,11 +72,59 @@ static void say_num(const struct engine_spec *s, const char *key, long long v)
 
 /* ---- the working directory ---- */
 
+/* check_cores refuses CPUs this process may not run on (the kernel's
+ * answer, ERANGE from cpuset.cpus, would not say which). */
+static int check_cores(const struct engine_spec *s, struct engine_result *r)
+{
+	cpu_set_t set;
+	if (s->ncores == 0 || sched_getaffinity(0, sizeof set, &set))
+		return 0;
+	for (int i = 0; i < s->ncores; i++) {
+		if (s->cores[i] < 0 || s->cores[i] >= CPU_SETSIZE || !CPU_ISSET(s->cores[i], &set)) {
+			int n = snprintf(r->error, sizeof r->error, "sandbox: cores: CPU %d is not one this process may use (", s->cores[i]);
+			for (int c = 0, first = 1; c < CPU_SETSIZE && n < (int)sizeof r->error - 16; c++)
+				if (CPU_ISSET(c, &set))
+					n += snprintf(r->error + n, sizeof r->error - (size_t)n, "%s%d", first ? "" : ",", c), first = 0;
+			snprintf(r->error + n, sizeof r->error - (size_t)n, ")");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* dir_empty says whether a directory holds nothing. */
+static int dir_empty(const char *path)
+{
+	DIR *d = opendir(path);
+	if (!d)
+		return 0;
+	struct dirent *e;
+	int empty = 1;
+	while (empty && (e = readdir(d)))
+		empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
+	closedir(d);
+	return empty;
+}
+
 static int make_workdir(const struct engine_spec *s, int root, const char *id, long uid, struct engine_result *r)
 {
 	int e;
 	if (s->workdir) {
 		snprintf(r->workdir, sizeof r->workdir, "%s", s->workdir);
+		struct stat st;
+		if (!stat(r->workdir, &st)) {
+			/* As root the run's own user gets the directory (owner,
+			 * mode 0700): never one that holds anything, nor a file. */
+			const char *bad = !S_ISDIR(st.st_mode) ? "not a directory"
+					  : uid >= 0 && !dir_empty(r->workdir)
+					      ? "not empty (the run's own user gets the directory: name a new or empty one)"
+					      : NULL;
+			if (bad) {
+				snprintf(r->error, sizeof r->error, "sandbox: work dir %s: %s", r->workdir, bad);
+				r->workdir[0] = 0;
+				return -1;
+			}
+		}
 		if ((e = mkdir_all(r->workdir, 0755))) {
 			snprintf(r->error, sizeof r->error, "sandbox: work dir: mkdir %s: %s", r->workdir, strerror(e));
 			return -1;
@@ -612,7 +661,7 @@ void engine_run(const struct engine_spec *spec, struct engine_result *r)
 	char err[1024] = "";
 	int in_fd = -1, pipes[4] = {-1, -1, -1, -1}, pidfd = -1;
 	struct config cfg;
-	if (make_workdir(&s, root, id, uid, r)) {
+	if (check_cores(&s, r) || make_workdir(&s, root, id, uid, r)) {
 		r->setup_failed = 1;
 		goto teardown;
 	}
