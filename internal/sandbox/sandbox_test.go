@@ -106,25 +106,23 @@ func hostile(mode string, args []string) int {
 		}
 	case "sleep":
 		time.Sleep(time.Hour)
-	case "xcpu-tree":
+	case "xcpu-tree", "xcpu-tree-child":
 		// The 2005 protocol's SIGXCPU: the first process reports it (and
 		// goes on), a child it started must not get it.
-		child := exec.Command(os.Args[0], "child")
-		child.Env = append(os.Environ(), "SANDBOX_TEST_HELPER=xcpu-tree-child")
-		child.Stdout = os.Stdout
-		if err := child.Start(); err != nil {
-			return 3
+		who := "child"
+		if mode == "xcpu-tree" {
+			who = "solver"
+			child := exec.Command(os.Args[0], "child")
+			child.Env = append(os.Environ(), "SANDBOX_TEST_HELPER=xcpu-tree-child")
+			child.Stdout = os.Stdout
+			if err := child.Start(); err != nil {
+				return 3
+			}
 		}
 		c := make(chan os.Signal, 1)
 		signal.Notify(c, syscall.SIGXCPU)
 		<-c
-		fmt.Println("solver: SIGXCPU")
-		time.Sleep(time.Hour)
-	case "xcpu-tree-child":
-		c := make(chan os.Signal, 1)
-		signal.Notify(c, syscall.SIGXCPU)
-		<-c
-		fmt.Println("child: SIGXCPU")
+		fmt.Println(who + ": SIGXCPU")
 		time.Sleep(time.Hour)
 	case "ignore-term":
 		signalIgnore(syscall.SIGTERM, syscall.SIGXCPU)
