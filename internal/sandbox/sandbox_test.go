@@ -172,8 +172,14 @@ func hostile(mode string, args []string) int {
 			n -= w
 		}
 		return 0
-	case "connect":
-		c, err := net.DialTimeout("tcp", arg(0), time.Second)
+	case "connect", "connect-unix":
+		network, addr := "tcp", arg(0)
+		if mode == "connect-unix" {
+			// The socket's name under /run (a path argument would be
+			// bound into the run, as input files are).
+			network, addr = "unix", "/run/"+addr
+		}
+		c, err := net.DialTimeout(network, addr, time.Second)
 		if err != nil {
 			fmt.Println("connect failed:", err)
 			return 3
@@ -580,10 +586,26 @@ func loopbackServer(t *testing.T) net.Listener {
 
 func TestNoNetwork(t *testing.T) {
 	ln := loopbackServer(t)
+	// A daemon's Unix socket under /run, open to everyone (as
+	// PostgreSQL's is): a network namespace does not stop those, the
+	// run's private /run does.
+	sock := filepath.Join("/run", fmt.Sprintf("smtarena-test-%d.sock", os.Getpid()))
+	uln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer uln.Close()
+	if err := os.Chmod(sock, 0o777); err != nil {
+		t.Fatal(err)
+	}
 	forEachBackend(t, func(t *testing.T, b string) {
 		res, out := runHostile(t, b, "connect", Limits{Wall: 10 * time.Second}, ln.Addr().String())
 		if res.ExitCode != 3 {
 			t.Errorf("the run reached a loopback server: exit %d, output %q", res.ExitCode, out)
+		}
+		res, out = runHostile(t, b, "connect-unix", Limits{Wall: 10 * time.Second}, filepath.Base(sock))
+		if res.ExitCode != 3 {
+			t.Errorf("the run reached a Unix socket under /run: exit %d, output %q", res.ExitCode, out)
 		}
 	})
 }

@@ -182,8 +182,8 @@ static char *str_num(const char *a, long long v)
  * privately. */
 static int hidden(const char *path)
 {
-	static const char *const dirs[] = {"/tmp", "/var/tmp", "/dev/shm"};
-	for (size_t i = 0; i < 3; i++) {
+	static const char *const dirs[] = {"/tmp", "/var/tmp", "/dev/shm", "/run", "/var/run"};
+	for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
 		size_t n = strlen(dirs[i]);
 		if (!strncmp(path, dirs[i], n) && (path[n] == 0 || path[n] == '/'))
 			return 1;

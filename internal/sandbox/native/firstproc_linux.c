@@ -3,8 +3,8 @@
 // The engine (engine_linux.c) clones it into new PID, mount, network and
 // IPC namespaces, with its configuration in memory (struct config); it
 // joins the run's cgroups itself. As PID 1 of the run's PID namespace it
-// mounts the run's own /proc and private tmpfs on /tmp, /var/tmp and
-// /dev/shm (binding back the paths under them that the run needs), starts
+// mounts the run's own /proc and private tmpfs on /tmp, /var/tmp, /dev/shm
+// and /run (binding back the paths under them that the run needs), starts
 // the solver in a session of its own as the run's unprivileged user,
 // forwards SIGTERM and SIGINT to every process of the namespace, SIGXCPU
 // to the solver alone (SIGUSR1 means SIGKILL them all), reaps orphans, and when the solver
@@ -68,9 +68,11 @@ static __attribute__((noreturn)) void fail(const char *what, int err)
 	finish();
 }
 
-/* setup_mounts gives the run a private /tmp, /var/tmp and /dev/shm and its
- * own /proc, keeping visible the paths (working directory, input files)
- * that lie under them. */
+/* setup_mounts gives the run a private /tmp, /var/tmp, /dev/shm and /run
+ * (where daemons keep their Unix sockets, PostgreSQL's among them: a
+ * network namespace does not stop those) and its own /proc, keeping
+ * visible the paths (working directory, input files) that lie under
+ * them. */
 static void setup_mounts(const struct config *c)
 {
 	char what[4200];
@@ -92,7 +94,7 @@ static void setup_mounts(const struct config *c)
 			fail(what, errno);
 		}
 	}
-	static const char *private[] = {"/tmp", "/var/tmp", "/dev/shm"};
+	static const char *private[] = {"/tmp", "/var/tmp", "/dev/shm", "/run"};
 	for (size_t i = 0; i < sizeof private / sizeof *private; i++) {
 		struct stat st;
 		if (stat(private[i], &st))
