@@ -6,9 +6,10 @@ import (
 
 	"context"
 	"fmt"
-	"github.com/smtarena/smtarena/internal/config"
 
-	"github.com/smtarena/smtarena/internal/library"
+	"github.com/smtarena/smtarena/internal/config"
+	"github.com/smtarena/smtarena/internal/official"
+
 	"github.com/smtarena/smtarena/internal/store"
 	"github.com/spf13/cobra"
 )
@@ -83,7 +84,7 @@ func runImport(ctx context.Context, opts ImportOptions, args []string, io stream
 		return fmt.Errorf("import %s: no file given", format)
 	}
 	for _, f := range files {
-		s, err := library.Import(ctx, st, format, f, library.ImportOptions{Year: opts.Year, Track: opts.Track, Competition: opts.Competition, Solver: opts.Solver})
+		s, err := official.Import(ctx, st, format, f, official.Options{Year: opts.Year, Track: opts.Track, Competition: opts.Competition, Solver: opts.Solver})
 		fmt.Fprintf(io.out, "%s: %d rows, %d added, %d already there\n", f, s.Rows, s.Added, s.Skipped)
 		if err != nil {
 			return err
@@ -139,7 +140,7 @@ func importSubmissions(opts ImportOptions, files []string, io streams) error {
 // importFormat splits `import [FORMAT] FILE...` arguments.
 func importFormat(args []string) (string, []string) {
 	if len(args) > 0 {
-		for _, f := range library.Formats {
+		for _, f := range official.Formats {
 			if args[0] == f {
 				return f, args[1:]
 			}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/smtarena/smtarena/internal/benchmark"
 	"github.com/smtarena/smtarena/internal/config"
-	"github.com/smtarena/smtarena/internal/library"
+	"github.com/smtarena/smtarena/internal/official"
 	"github.com/smtarena/smtarena/internal/score"
 	"github.com/smtarena/smtarena/internal/store"
 	"github.com/spf13/cobra"
@@ -284,7 +284,7 @@ func rowsOf(ctx context.Context, st store.Store, results []store.Result, track b
 	if track == benchmark.Incremental {
 		if checkSats != "" {
 			var err error
-			if checks, err = library.ReadCheckSats(checkSats); err != nil {
+			if checks, err = official.ReadCheckSats(checkSats); err != nil {
 				return nil, err
 			}
 		} else {

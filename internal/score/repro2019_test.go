@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/smtarena/smtarena/internal/benchmark"
-	"github.com/smtarena/smtarena/internal/library"
+	"github.com/smtarena/smtarena/internal/official"
 	"github.com/smtarena/smtarena/internal/score"
 	"github.com/smtarena/smtarena/internal/store"
 	"github.com/smtarena/smtarena/internal/testenv"
@@ -54,7 +54,7 @@ func load2019(t *testing.T) (map[benchmark.Track][]score.Row, score.Registry) {
 			return
 		}
 		defer st.Close()
-		checks, err := library.ReadCheckSats(filepath.Join(dir, "prep/incremental_num_check_sat.csv.tar.xz"))
+		checks, err := official.ReadCheckSats(filepath.Join(dir, "prep/incremental_num_check_sat.csv.tar.xz"))
 		if err != nil {
 			err2019 = err
 			return
@@ -71,7 +71,7 @@ func load2019(t *testing.T) (map[benchmark.Track][]score.Row, score.Registry) {
 		}
 		rows2019 = map[benchmark.Track][]score.Row{}
 		for _, tr := range tracks2019 {
-			if _, err := library.ImportStarExec(ctx, st, filepath.Join(dir, "results", tr.file), library.ImportOptions{}); err != nil {
+			if _, err := official.ImportStarExec(ctx, st, filepath.Join(dir, "results", tr.file), official.Options{}); err != nil {
 				err2019 = err
 				return
 			}

@@ -1,4 +1,4 @@
-package library
+package official
 
 import (
 	"compress/gzip"
@@ -39,7 +39,7 @@ func TestImportSMTCOMPJSON(t *testing.T) {
 	f.Close()
 	st := openStore(t)
 	ctx := context.Background()
-	s, err := Import(ctx, st, "smtcomp-json", p, ImportOptions{})
+	s, err := Import(ctx, st, "smtcomp-json", p, Options{})
 	if err != nil || s.Rows != 8 || s.Added != 8 {
 		t.Fatalf("%+v %v", s, err)
 	}
@@ -66,15 +66,15 @@ func TestImportSMTCOMPJSON(t *testing.T) {
 	if rs[0].CPU != 1.5 || rs[0].Wall != 1.25 || rs[0].MemoryMB != 2 {
 		t.Errorf("times and memory: %+v", rs[0])
 	}
-	if s, err := Import(ctx, st, "smtcomp-json", p, ImportOptions{}); err != nil || s.Added != 0 || s.Skipped != 8 {
+	if s, err := Import(ctx, st, "smtcomp-json", p, Options{}); err != nil || s.Added != 0 || s.Skipped != 8 {
 		t.Errorf("re-import %+v %v", s, err)
 	}
 	bad := filepath.Join(dir, "bad.json")
 	os.WriteFile(bad, []byte(`[{"track": "Nope", "solver": "x", "file": "a", "result": "sat", "year": 2024}]`), 0o644)
-	if _, err := Import(ctx, st, "smtcomp-json", bad, ImportOptions{}); err == nil || !strings.Contains(err.Error(), "unknown track") {
+	if _, err := Import(ctx, st, "smtcomp-json", bad, Options{}); err == nil || !strings.Contains(err.Error(), "unknown track") {
 		t.Errorf("bad track: %v", err)
 	}
-	if _, err := Import(ctx, st, "nonsense", bad, ImportOptions{}); err == nil {
+	if _, err := Import(ctx, st, "nonsense", bad, Options{}); err == nil {
 		t.Error("an unknown format imported")
 	}
 }
@@ -91,7 +91,7 @@ non-incremental/LRA/smt-comp-027.smt2,1200000, timeout,1200.0,1200.0,Vampire,390
 	os.WriteFile(raw, []byte("/home/x/benchmarks/parallel/QF_LRA/b1.smt2,1500, unsat\n/home/x/benchmarks/parallel/QF_LRA/b2.smt2,2000, unknown\n"), 0o644)
 	st := openStore(t)
 	ctx := context.Background()
-	s, err := Import(ctx, st, "aws-csv", joined, ImportOptions{})
+	s, err := Import(ctx, st, "aws-csv", joined, Options{})
 	if err != nil || s.Added != 2 {
 		t.Fatalf("%+v %v", s, err)
 	}
@@ -100,7 +100,7 @@ non-incremental/LRA/smt-comp-027.smt2,1200000, timeout,1200.0,1200.0,Vampire,390
 		rs[1].Status != "timeout" || rs[1].Expected != "sat" || !strings.Contains(rs[0].Extra, `"solver id":"39081"`) {
 		t.Errorf("cloud results %+v", rs)
 	}
-	s, err = Import(ctx, st, "aws-csv", raw, ImportOptions{Track: "parallel"})
+	s, err = Import(ctx, st, "aws-csv", raw, Options{Track: "parallel"})
 	if err != nil || s.Added != 2 {
 		t.Fatalf("%+v %v", s, err)
 	}

@@ -1,0 +1,202 @@
+package official
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/smtarena/smtarena/internal/store"
+)
+
+// Formats are the result formats `smtarena import` reads.
+var Formats = []string{"starexec-csv", "smtcomp-json", "aws-csv"}
+
+// Options say what an official result file is about when its name does
+// not tell.
+type Options struct {
+	Year        int    // default: a 4-digit year in the file's path
+	Competition string // default: "SMT-COMP <year>"
+	Track       string // default: from the file name (Unsat_Core_Track, ...)
+	Solver      string // aws-csv: the solver of a raw file (default: from its name)
+}
+
+// Stats count an import: every row of the file is either added, already
+// there (Skipped), or unusable (named in Problems with its line and the
+// reason), so that Rows = Added + Skipped + len(Problems).
+type Stats struct {
+	Rows, Added, Skipped int
+	Problems             []Problem
+}
+
+// Problem is a row that could not be imported, or something the importer
+// noticed that a user should know (Kept: the row was imported all the same).
+type Problem struct {
+	File   string // the file, or archive:member
+	Line   int    // 1-based line of the row (0: the whole file)
+	Reason string
+	Kept   bool
+}
+
+func (p Problem) String() string {
+	at := p.File
+	if p.Line > 0 {
+		at += ":" + strconv.Itoa(p.Line)
+	}
+	if p.Kept {
+		return at + ": " + p.Reason + " (imported)"
+	}
+	return at + ": " + p.Reason + " (not imported)"
+}
+
+// Unusable counts the rows not imported.
+func (s Stats) Unusable() int {
+	n := 0
+	for _, p := range s.Problems {
+		if !p.Kept {
+			n++
+		}
+	}
+	return n
+}
+
+func (s *Stats) add(o Stats) {
+	s.Rows += o.Rows
+	s.Added += o.Added
+	s.Skipped += o.Skipped
+	s.Problems = append(s.Problems, o.Problems...)
+}
+
+// Key identifies an imported result by what it is: the year, track,
+// solver, configuration and benchmark, and the source's id of the pair
+// where it has one. Two results that differ in any of these are two
+// results; importing the same file twice records each once.
+func Key(source string, year int, track, solver, configuration, benchmark, pair string) string {
+	return strings.Join([]string{source, strconv.Itoa(year), track, solver, configuration, benchmark, pair}, "\x1f")
+}
+
+// Import reads an official result file of a format (see Formats) into the
+// results table.
+func Import(ctx context.Context, st store.Store, format, path string, opts Options) (Stats, error) {
+	switch format {
+	case "", "starexec-csv":
+		return ImportStarExec(ctx, st, path, opts)
+	case "smtcomp-json":
+		return ImportSMTCOMPJSON(ctx, st, path, opts)
+	case "aws-csv":
+		return ImportAWSCSV(ctx, st, path, opts)
+	}
+	return Stats{}, fmt.Errorf("unknown result format %q (want one of %s)", format, strings.Join(Formats, ", "))
+}
+
+// trackNames map the official file names to tracks.
+var trackNames = []struct{ key, track string }{
+	{"challenge_track_incremental", "challenge-incremental"},
+	{"challenge_track_non-incremental", "challenge-non-incremental"},
+	{"single_query", "single-query"},
+	{"single-query", "single-query"},
+	{"main_track", "single-query"},
+	{"incremental", "incremental"},
+	{"application", "incremental"},
+	{"unsat_core", "unsat-core"},
+	{"unsat-core", "unsat-core"},
+	{"model_validation", "model-validation"},
+	{"model-validation", "model-validation"},
+	{"proof", "proof"},
+	{"parallel", "parallel"},
+	{"cloud", "cloud"},
+}
+
+var yearRE = regexp.MustCompile(`(?:^|[^0-9])(20[0-9]{2})(?:[^0-9]|$)`)
+
+// defaults fills the year, competition and track of an import from the
+// file's path where they were not given: the year is the last 4-digit year
+// in the path, the track the first track name in the file's name, else in
+// its directories (2020/results/unsat-core/Job_infos.tar.xz).
+func (opts *Options) defaults(path string, needTrack, needYear bool) error {
+	if opts.Year == 0 {
+		if ms := yearRE.FindAllStringSubmatch(path, -1); ms != nil {
+			opts.Year, _ = strconv.Atoi(ms[len(ms)-1][1])
+		} else if needYear {
+			return fmt.Errorf("%s: no year in the path; give one (--year)", path)
+		}
+	}
+	if opts.Competition == "" && opts.Year != 0 {
+		opts.Competition = fmt.Sprintf("SMT-COMP %d", opts.Year)
+	}
+	if opts.Track == "" && needTrack {
+		opts.Track = trackOfPath(path)
+		if opts.Track == "" {
+			return fmt.Errorf("%s: cannot tell the track from the file name; give one (--track)", path)
+		}
+	}
+	return nil
+}
+
+func trackOfPath(path string) string {
+	parts := strings.Split(filepath.ToSlash(path), "/")
+	for i := len(parts) - 1; i >= 0; i-- {
+		p := strings.ToLower(parts[i])
+		for _, t := range trackNames {
+			if strings.Contains(p, t.key) {
+				return t.track
+			}
+		}
+	}
+	return ""
+}
+
+// batcher adds results to the store in batches and counts them.
+type batcher struct {
+	ctx   context.Context
+	st    store.Store
+	buf   []store.Result
+	stats Stats
+	seen  map[string]int // key -> line, to name duplicates within a file
+}
+
+// add queues a result read at file:line.
+func (b *batcher) add(file string, line int, r store.Result) error {
+	b.stats.Rows++
+	if b.seen == nil {
+		b.seen = map[string]int{}
+	}
+	if first, dup := b.seen[r.SourceKey]; dup {
+		b.stats.Problems = append(b.stats.Problems, Problem{File: file, Line: line,
+			Reason: fmt.Sprintf("the same result as line %d (same year, track, solver, configuration, benchmark and pair)", first)})
+		return nil
+	}
+	b.seen[r.SourceKey] = line
+	b.buf = append(b.buf, r)
+	if len(b.buf) >= 5000 {
+		return b.flush()
+	}
+	return nil
+}
+
+// unusable counts a row that cannot be imported.
+func (b *batcher) unusable(file string, line int, format string, args ...any) {
+	b.stats.Rows++
+	b.stats.Problems = append(b.stats.Problems, Problem{File: file, Line: line, Reason: fmt.Sprintf(format, args...)})
+}
+
+// note records something about a row that was imported all the same.
+func (b *batcher) note(file string, line int, format string, args ...any) {
+	b.stats.Problems = append(b.stats.Problems, Problem{File: file, Line: line, Reason: fmt.Sprintf(format, args...), Kept: true})
+}
+
+func (b *batcher) flush() error {
+	if len(b.buf) == 0 {
+		return nil
+	}
+	n, err := b.st.AddResults(b.ctx, b.buf)
+	if err != nil {
+		return err
+	}
+	b.stats.Added += n
+	b.stats.Skipped += len(b.buf) - n
+	b.buf = b.buf[:0]
+	return nil
+}

@@ -1,0 +1,148 @@
+package official
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/smtarena/smtarena/internal/store"
+)
+
+// ImportStarExec reads an official StarExec job export (CSV, compressed or
+// in a tar or zip archive, as the SMT-COMP repositories publish them) into
+// the results table. The benchmark column ("Competition - Unsat Core
+// Track/AUFNIRA/FFT/x.smt2") becomes a library path; every other column is
+// kept in Extra (JSON) for scoring, with the archive member the row came
+// from as "job file" when the archive holds several. A result is keyed by
+// year, track, solver, configuration, benchmark and pair id.
+func ImportStarExec(ctx context.Context, st store.Store, path string, opts Options) (Stats, error) {
+	if err := opts.defaults(path, true, true); err != nil {
+		return Stats{}, err
+	}
+	var members []string
+	if err := EachCSV(path, func(name string, _ io.Reader) error { members = append(members, name); return nil }); err != nil {
+		return Stats{}, err
+	}
+	b := &batcher{ctx: ctx, st: st}
+	err := EachCSV(path, func(name string, r io.Reader) error {
+		member := ""
+		if len(members) > 1 {
+			member = name[strings.LastIndexByte(name, ':')+1:]
+		}
+		return importCSV(b, name, member, r, opts)
+	})
+	if err != nil {
+		return b.stats, err
+	}
+	return b.stats, b.flush()
+}
+
+// The columns every StarExec export has and that have a field of their own;
+// the others go into Extra, including the solver and configuration ids,
+// which scoring needs to name solvers as the registration does.
+var commonColumns = map[string]bool{"benchmark": true, "solver": true,
+	"configuration": true, "status": true, "cpu time": true,
+	"wallclock time": true, "memory usage": true, "result": true, "expected": true}
+
+// StarExecPath maps a StarExec benchmark column to a library path: the
+// first component is the space ("Competition - Incremental Track").
+func StarExecPath(bench, track string) string {
+	rest := bench
+	if i := strings.IndexByte(bench, '/'); i >= 0 {
+		rest = bench[i+1:]
+	}
+	if strings.Contains(track, "incremental") && !strings.Contains(track, "non-incremental") {
+		return "incremental/" + rest
+	}
+	return "non-incremental/" + rest
+}
+
+func importCSV(b *batcher, name, member string, r io.Reader, opts Options) error {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	header, err := cr.Read()
+	if err != nil {
+		return fmt.Errorf("%s:1: header: %w", name, err)
+	}
+	col := map[string]int{}
+	for i, h := range header {
+		col[strings.TrimSpace(h)] = i
+	}
+	for _, need := range []string{"pair id", "benchmark", "solver", "status", "cpu time", "wallclock time", "result"} {
+		if _, ok := col[need]; !ok {
+			return fmt.Errorf("%s:1: no %q column: not a StarExec job export", name, need)
+		}
+	}
+	get := func(rec []string, c string) string {
+		if i, ok := col[c]; ok && i < len(rec) {
+			return rec[i]
+		}
+		return ""
+	}
+	for {
+		line, _ := cr.FieldPos(0)
+		rec, err := cr.Read()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) {
+				return fmt.Errorf("%s:%d: %w (a truncated or corrupted file?)", name, pe.StartLine, pe.Err)
+			}
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		line, _ = cr.FieldPos(0)
+		if len(rec) != len(header) {
+			b.unusable(name, line, "%d fields, the header has %d", len(rec), len(header))
+			continue
+		}
+		var bad []string
+		num := func(c string) float64 {
+			s := strings.TrimSpace(get(rec, c))
+			if s == "" || s == "-" || s == "--" {
+				return 0
+			}
+			v, err := strconv.ParseFloat(s, 64)
+			if err != nil {
+				bad = append(bad, fmt.Sprintf("%s %q", c, s))
+			}
+			return v
+		}
+		cpu, wall, mem := num("cpu time"), num("wallclock time"), num("memory usage")
+		pair, bench, solver := strings.TrimSpace(get(rec, "pair id")), get(rec, "benchmark"), get(rec, "solver")
+		if pair == "" || bench == "" || solver == "" {
+			bad = append(bad, "an empty pair id, benchmark or solver")
+		}
+		if len(bad) > 0 {
+			b.unusable(name, line, "%s", strings.Join(bad, ", "))
+			continue
+		}
+		extra := map[string]string{}
+		for h, i := range col {
+			if !commonColumns[h] && i < len(rec) {
+				extra[h] = rec[i]
+			}
+		}
+		if member != "" {
+			extra["job file"] = member
+		}
+		ej, _ := json.Marshal(extra)
+		bp := StarExecPath(bench, opts.Track)
+		conf := get(rec, "configuration")
+		if err := b.add(name, line, store.Result{
+			Competition: opts.Competition, Year: opts.Year, Track: opts.Track,
+			Solver: solver, Configuration: conf, BenchmarkPath: bp,
+			Status: get(rec, "status"), Answer: get(rec, "result"), Expected: get(rec, "expected"),
+			CPU: cpu, Wall: wall, MemoryMB: mem / 1024, // StarExec reports KB
+			Extra: string(ej), SourceKey: Key("starexec", opts.Year, opts.Track, solver, conf, bp, pair),
+		}); err != nil {
+			return err
+		}
+	}
+}
