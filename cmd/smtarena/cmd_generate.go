@@ -9,8 +9,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/smtarena/smtarena/internal/benchgen"
 	"github.com/smtarena/smtarena/internal/benchmark"
-	"github.com/smtarena/smtarena/internal/library"
 	"github.com/spf13/cobra"
 )
 
@@ -94,7 +94,7 @@ func runGenerate(ctx context.Context, opts GenerateOptions, io streams) error {
 			return errors.New("generate: a corpus needs both --files and --total-mb")
 		}
 		start := time.Now()
-		st, err := library.WriteCorpus(ctx, opts.Out, library.CorpusOptions{
+		st, err := benchgen.WriteCorpus(ctx, opts.Out, benchgen.CorpusOptions{
 			Seed: opts.Seed, Files: opts.Files, Bytes: int64(opts.TotalMB * (1 << 20)), Workers: opts.Workers,
 		})
 		if err != nil {
@@ -105,11 +105,11 @@ func runGenerate(ctx context.Context, opts GenerateOptions, io streams) error {
 			st.Files, float64(st.Bytes)/(1<<20), opts.Out, secs, float64(st.Files)/secs, float64(st.Bytes)/(1<<20)/secs)
 		return nil
 	}
-	size, err := library.ParseSize(opts.Size)
+	size, err := benchgen.ParseSize(opts.Size)
 	if err != nil {
 		return err
 	}
-	list, err := library.WriteLibrary(opts.Out, opts.Seed, size)
+	list, err := benchgen.WriteLibrary(opts.Out, opts.Seed, size)
 	if err != nil {
 		return err
 	}
@@ -139,7 +139,7 @@ func runGenerateQFLIA(_ context.Context, opts GenerateQFLIAOptions, io streams) 
 		w = f
 	}
 	bw := bufio.NewWriter(w)
-	err := library.GenerateQFLIA(bw, library.QFLIAOptions{Seed: opts.Seed, Bytes: opts.Bytes, Vars: opts.Vars})
+	err := benchgen.GenerateQFLIA(bw, benchgen.QFLIAOptions{Seed: opts.Seed, Bytes: opts.Bytes, Vars: opts.Vars})
 	if err == nil {
 		err = bw.Flush()
 	}

@@ -1,10 +1,5 @@
-// Package library builds and reads benchmark libraries. For now it
-// generates them: families of SMT-LIB benchmarks whose status is known by
-// construction (pigeonhole, planted solutions, n-queens, factoring,
-// scheduling, incremental traces), written one at a time to an io.Writer
-// or as a whole library in the SMT-LIB layout (Instances, WriteLibrary);
-// corpora of a given number of files and total size for indexing figures
-// (WriteCorpus); and one big QF_LIA benchmark for parser figures
-// (GenerateQFLIA). Everything is deterministic for a seed. Indexing of
-// SMT-LIB trees and archives joins it later.
+// Package library indexes SMT-LIB benchmark trees and release archives
+// into the store: logic, family, category, status, check-sat and assertion
+// counts of every benchmark, with the file signatures that let a later
+// index skip unchanged files.
 package library

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/smtarena/smtarena/internal/benchgen"
 	"github.com/smtarena/smtarena/internal/store"
 	"github.com/smtarena/smtarena/internal/testenv"
 )
@@ -44,7 +45,7 @@ func corpus(b *testing.B, files int, bytes int64) string {
 					errs <- err
 					return
 				}
-				err = GenerateQFLIA(f, QFLIAOptions{Seed: uint64(i), Bytes: bytes / int64(files), Vars: 200})
+				err = benchgen.GenerateQFLIA(f, benchgen.QFLIAOptions{Seed: uint64(i), Bytes: bytes / int64(files), Vars: 200})
 				f.Close()
 				if err != nil {
 					errs <- err

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/smtarena/smtarena/internal/library"
+	"github.com/smtarena/smtarena/internal/benchgen"
 )
 
 var (
@@ -30,7 +30,7 @@ func qflia100MB(b *testing.B) []byte {
 	qfliaOnce.Do(func() {
 		var buf bytes.Buffer
 		buf.Grow(101 << 20)
-		qfliaErr = library.GenerateQFLIA(&buf, library.QFLIAOptions{Seed: 1, Bytes: 100 << 20})
+		qfliaErr = benchgen.GenerateQFLIA(&buf, benchgen.QFLIAOptions{Seed: 1, Bytes: 100 << 20})
 		qflia = buf.Bytes()
 	})
 	if qfliaErr != nil {

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/smtarena/smtarena/internal/library"
+	"github.com/smtarena/smtarena/internal/benchgen"
 	"github.com/smtarena/smtarena/internal/smtlib"
 )
 
@@ -32,7 +32,7 @@ func bigQFLIA(b *testing.B) []byte {
 		}
 		var buf bytes.Buffer
 		buf.Grow(mb<<20 + 1<<16)
-		if err := library.GenerateQFLIA(&buf, library.QFLIAOptions{Seed: 1, Bytes: int64(mb) << 20}); err != nil {
+		if err := benchgen.GenerateQFLIA(&buf, benchgen.QFLIAOptions{Seed: 1, Bytes: int64(mb) << 20}); err != nil {
 			panic(err)
 		}
 		bigSrc = buf.Bytes()

@@ -1,4 +1,4 @@
-package library_test
+package benchgen_test
 
 import (
 	"bytes"
@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/smtarena/smtarena/internal/benchgen"
 	"github.com/smtarena/smtarena/internal/benchmark"
-	"github.com/smtarena/smtarena/internal/library"
 	"github.com/smtarena/smtarena/internal/lint"
 	"github.com/smtarena/smtarena/internal/smtlib"
 	"github.com/smtarena/smtarena/internal/testenv"
@@ -56,7 +56,7 @@ func needZ3(t *testing.T) {
 
 // checkInstance writes in and checks it: it parses, is well sorted, is clean
 // for lint in its track, and its metadata says what the instance says.
-func checkInstance(t *testing.T, in library.Instance) []byte {
+func checkInstance(t *testing.T, in benchgen.Instance) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := in.Write(&buf); err != nil {
@@ -110,7 +110,7 @@ func checkInstance(t *testing.T, in library.Instance) []byte {
 	return src
 }
 
-func wantAnswers(t *testing.T, in library.Instance, answers []string) {
+func wantAnswers(t *testing.T, in benchgen.Instance, answers []string) {
 	t.Helper()
 	want := make([]string, len(in.Statuses))
 	for i, s := range in.Statuses {
@@ -124,7 +124,7 @@ func wantAnswers(t *testing.T, in library.Instance, answers []string) {
 // TestSmall checks every small instance, and z3's answers against the
 // statuses.
 func TestSmall(t *testing.T) {
-	list, err := library.Instances(1, library.Small)
+	list, err := benchgen.Instances(1, benchgen.Small)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func TestSmall(t *testing.T) {
 
 // checkCoverage checks that every family has both statuses in each of its
 // logics, and that no two instances share a path.
-func checkCoverage(t *testing.T, list []library.Instance) {
+func checkCoverage(t *testing.T, list []benchgen.Instance) {
 	t.Helper()
 	seen := map[string]bool{}
 	statuses := map[string]map[benchmark.Status]bool{}
@@ -186,7 +186,7 @@ func TestMedium(t *testing.T) {
 		t.Skip("the medium library takes z3 minutes; run with -medium")
 	}
 	needZ3(t)
-	list, err := library.Instances(1, library.Medium)
+	list, err := benchgen.Instances(1, benchgen.Medium)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +205,7 @@ func TestMedium(t *testing.T) {
 // seed different ones for the random families.
 func TestDeterministic(t *testing.T) {
 	gen := func(seed uint64) map[string][]byte {
-		list, err := library.Instances(seed, library.Small)
+		list, err := benchgen.Instances(seed, benchgen.Small)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -237,7 +237,7 @@ func TestDeterministic(t *testing.T) {
 // TestWriteLibrary writes the small library to a directory.
 func TestWriteLibrary(t *testing.T) {
 	dir := t.TempDir()
-	list, err := library.WriteLibrary(dir, 3, library.Small)
+	list, err := benchgen.WriteLibrary(dir, 3, benchgen.Small)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,7 +255,7 @@ func TestWriteLibrary(t *testing.T) {
 			t.Errorf("%s: file differs from Write (%v)", in.Path(), err)
 		}
 	}
-	if _, err := library.Instances(1, "large"); err == nil {
+	if _, err := benchgen.Instances(1, "large"); err == nil {
 		t.Error("size large accepted")
 	}
 }
@@ -264,16 +264,16 @@ func TestWriteLibrary(t *testing.T) {
 func TestOptionErrors(t *testing.T) {
 	var b bytes.Buffer
 	for name, err := range map[string]error{
-		"pigeonhole no holes": library.Pigeonhole(&b, library.PigeonholeOptions{Encoding: library.PigeonBool, Pigeons: 2}),
-		"pigeonhole encoding": library.Pigeonhole(&b, library.PigeonholeOptions{Encoding: "xor", Pigeons: 2, Holes: 1}),
-		"planted logic":       library.Planted(&b, library.PlantedOptions{Logic: "QF_NIA", Vars: 3, Constraints: 3}),
-		"planted size":        library.Planted(&b, library.PlantedOptions{Logic: "QF_LIA", Vars: 3}),
-		"queens count":        library.Queens(&b, library.QueensOptions{Logic: "QF_LIA", N: 5, Queens: 7}),
-		"queens logic":        library.Queens(&b, library.QueensOptions{Logic: "QF_LRA", N: 5, Queens: 5}),
-		"factor width":        library.Factor(&b, library.FactorOptions{Width: 40}),
-		"scheduling logic":    library.Scheduling(&b, library.SchedulingOptions{Logic: "QF_LIA", Jobs: 3}),
-		"trace queries":       library.Trace(&b, library.TraceOptions{Logic: "QF_LIA", Vars: 3}),
-		"trace status":        library.Trace(&b, library.TraceOptions{Logic: "QF_LIA", Vars: 3, Queries: []benchmark.Status{"unknown"}}),
+		"pigeonhole no holes": benchgen.Pigeonhole(&b, benchgen.PigeonholeOptions{Encoding: benchgen.PigeonBool, Pigeons: 2}),
+		"pigeonhole encoding": benchgen.Pigeonhole(&b, benchgen.PigeonholeOptions{Encoding: "xor", Pigeons: 2, Holes: 1}),
+		"planted logic":       benchgen.Planted(&b, benchgen.PlantedOptions{Logic: "QF_NIA", Vars: 3, Constraints: 3}),
+		"planted size":        benchgen.Planted(&b, benchgen.PlantedOptions{Logic: "QF_LIA", Vars: 3}),
+		"queens count":        benchgen.Queens(&b, benchgen.QueensOptions{Logic: "QF_LIA", N: 5, Queens: 7}),
+		"queens logic":        benchgen.Queens(&b, benchgen.QueensOptions{Logic: "QF_LRA", N: 5, Queens: 5}),
+		"factor width":        benchgen.Factor(&b, benchgen.FactorOptions{Width: 40}),
+		"scheduling logic":    benchgen.Scheduling(&b, benchgen.SchedulingOptions{Logic: "QF_LIA", Jobs: 3}),
+		"trace queries":       benchgen.Trace(&b, benchgen.TraceOptions{Logic: "QF_LIA", Vars: 3}),
+		"trace status":        benchgen.Trace(&b, benchgen.TraceOptions{Logic: "QF_LIA", Vars: 3, Queries: []benchmark.Status{"unknown"}}),
 	} {
 		if err == nil {
 			t.Errorf("%s: no error", name)
@@ -284,8 +284,8 @@ func TestOptionErrors(t *testing.T) {
 // TestCorpus checks the files of a small corpus as the library's, with z3,
 // and that WriteCorpus writes the same bytes whatever the number of workers.
 func TestCorpus(t *testing.T) {
-	o := library.CorpusOptions{Seed: 4, Files: 40, Bytes: 40 * 4000}
-	list, err := library.CorpusInstances(o)
+	o := benchgen.CorpusOptions{Seed: 4, Files: 40, Bytes: 40 * 4000}
+	list, err := benchgen.CorpusInstances(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -306,7 +306,7 @@ func TestCorpus(t *testing.T) {
 		o.Workers = workers
 		calls := 0
 		o.Progress = func(int, int64) { calls++ }
-		st, err := library.WriteCorpus(context.Background(), dir, o)
+		st, err := benchgen.WriteCorpus(context.Background(), dir, o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -324,10 +324,10 @@ func TestCorpus(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := library.WriteCorpus(ctx, t.TempDir(), o); !errors.Is(err, context.Canceled) {
+	if _, err := benchgen.WriteCorpus(ctx, t.TempDir(), o); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled corpus: %v", err)
 	}
-	if _, err := library.CorpusInstances(library.CorpusOptions{Files: 0, Bytes: 10}); err == nil {
+	if _, err := benchgen.CorpusInstances(benchgen.CorpusOptions{Files: 0, Bytes: 10}); err == nil {
 		t.Error("a corpus of no files accepted")
 	}
 }
@@ -335,13 +335,13 @@ func TestCorpus(t *testing.T) {
 // BenchmarkPlanted measures how fast the corpus families are written, in
 // MB/s on one core (without the file system).
 func BenchmarkPlanted(b *testing.B) {
-	for _, logic := range library.PlantedLogics {
+	for _, logic := range benchgen.PlantedLogics {
 		b.Run(logic, func(b *testing.B) {
 			const size = 1 << 20
 			b.SetBytes(size)
 			for i := range b.N {
-				o := library.PlantedOptions{Logic: logic, Seed: uint64(i), Vars: 2000, Bytes: size, Clause: 2, Unsat: true}
-				if err := library.Planted(io.Discard, o); err != nil {
+				o := benchgen.PlantedOptions{Logic: logic, Seed: uint64(i), Vars: 2000, Bytes: size, Clause: 2, Unsat: true}
+				if err := benchgen.Planted(io.Discard, o); err != nil {
 					b.Fatal(err)
 				}
 			}
