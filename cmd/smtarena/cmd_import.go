@@ -23,6 +23,8 @@ type ImportOptions struct {
 	Solver      string
 	Dir         string // submission: where its archive is unpacked
 	Into        string // submission: the competition.toml to add it to
+	Strict      bool   // an unusable row fails the import
+	Problems    string // write every unusable row here (default: the first 20 on stderr)
 }
 
 func newImportCmd(io streams) *cobra.Command {
@@ -67,6 +69,8 @@ twice.`,
 	cmd.Flags().StringVar(&opts.Solver, "solver", "", "aws-csv: the solver of a raw per-solver file (default: from its name)")
 	cmd.Flags().StringVar(&opts.Dir, "dir", "", "submission: the directory its archive is unpacked in")
 	cmd.Flags().StringVar(&opts.Into, "into", "", "submission: append the solver to this competition.toml (checked after)")
+	cmd.Flags().BoolVar(&opts.Strict, "strict", false, "exit 1 when a row could not be imported (default: name it, count it, go on)")
+	cmd.Flags().StringVar(&opts.Problems, "problems", "", "write every row that could not be imported, with its line and the reason, to this file")
 	return cmd
 }
 
@@ -83,12 +87,40 @@ func runImport(ctx context.Context, opts ImportOptions, args []string, io stream
 	if len(files) == 0 {
 		return fmt.Errorf("import %s: no file given", format)
 	}
+	var all []official.Problem
+	unusable := 0
 	for _, f := range files {
 		s, err := official.Import(ctx, st, format, f, official.Options{Year: opts.Year, Track: opts.Track, Competition: opts.Competition, Solver: opts.Solver})
-		fmt.Fprintf(io.out, "%s: %d rows, %d added, %d already there\n", f, s.Rows, s.Added, s.Skipped)
+		bad := s.Unusable()
+		unusable += bad
+		fmt.Fprintf(io.out, "%s: %d rows, %d added, %d already there, %d not imported\n", f, s.Rows, s.Added, s.Skipped, bad)
+		for i, p := range s.Problems {
+			if i == 20 && opts.Problems == "" {
+				fmt.Fprintf(io.err, "smtarena: ... and %d more (--problems FILE lists them all)\n", len(s.Problems)-20)
+				break
+			}
+			if opts.Problems == "" {
+				fmt.Fprintf(io.err, "smtarena: %s\n", p)
+			}
+		}
+		all = append(all, s.Problems...)
 		if err != nil {
 			return err
 		}
+	}
+	if opts.Problems != "" {
+		var b strings.Builder
+		for _, p := range all {
+			b.WriteString(p.String() + "\n")
+		}
+		if err := os.WriteFile(opts.Problems, []byte(b.String()), 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(io.err, "smtarena: %d problems written to %s\n", len(all), opts.Problems)
+	}
+	if opts.Strict && unusable > 0 {
+		fmt.Fprintf(io.err, "smtarena: %d rows could not be imported\n", unusable)
+		return judgedError{fmt.Sprintf("%d rows could not be imported", unusable)}
 	}
 	return nil
 }
