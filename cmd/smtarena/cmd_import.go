@@ -85,7 +85,10 @@ func runImport(ctx context.Context, opts ImportOptions, args []string, io stream
 	}
 	for _, f := range files {
 		s, err := official.Import(ctx, st, format, f, official.Options{Year: opts.Year, Track: opts.Track, Competition: opts.Competition, Solver: opts.Solver})
-		fmt.Fprintf(io.out, "%s: %d rows, %d added, %d already there\n", f, s.Rows, s.Added, s.Skipped)
+		fmt.Fprintf(io.out, "%s: %d rows, %d added, %d already there, %d unusable\n", f, s.Rows, s.Added, s.Skipped, s.Unusable())
+		for _, p := range s.Problems {
+			fmt.Fprintf(io.err, "  %s\n", p)
+		}
 		if err != nil {
 			return err
 		}
