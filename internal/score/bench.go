@@ -107,7 +107,7 @@ func (s *scorer) officialScore(r *rec, m *mode, inSet bool) (b bscore) {
 			cpu, wall, ans = 0, 0, aUnknown
 		}
 	}
-	solved := ans != aUnknown && (r.expected == aUnknown || ans == r.expected)
+	solved := decided(ans) && (r.expected == aUnknown || ans == r.expected)
 	switch s.o.Track {
 	case benchmark.UnsatCore:
 		if solved {

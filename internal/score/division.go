@@ -280,6 +280,9 @@ func (s *scorer) rank(m *mode, v *view, weights []float64, buf []bscore) (Rankin
 			Error: a.e, Correct: a.n, CPU: a.c, Wall: a.w, Solved: a.solved, SolvedSat: a.sat, SolvedUnsat: a.unsat,
 			Unsolved: a.unsolved, Abstained: max(inSet-a.rows, 0), Timeout: a.timeout, Memout: a.memout,
 			Points: a.points, Time: a.time, TieTime: a.tie, Unknown: a.unknown, Wrong: a.wrong}
+		if s.logicPages() && s.o.Track != benchmark.Incremental {
+			e.Abstained = len(v.bench) - (e.Solved + e.Unsolved) // md_get_div_score_details
+		}
 		rk.Entries = append(rk.Entries, e)
 	}
 	s.order(m, &rk)
