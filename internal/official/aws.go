@@ -54,12 +54,16 @@ func ImportAWSCSV(ctx context.Context, st store.Store, file string, opts Options
 		return Stats{}, err
 	}
 	b := &batcher{ctx: ctx, st: st}
-	pairs, err := awsPairs(file)
-	if err != nil {
+	ac := &awsContext{file: file, opts: opts, userTrack: userTrack, maps: map[string]map[string]string{}}
+	var err error
+	if ac.pairs, err = awsPairs(file); err != nil {
+		return Stats{}, err
+	}
+	if err := ac.loadStatuses(); err != nil {
 		return Stats{}, err
 	}
 	err = EachCSV(file, func(name string, r io.Reader) error {
-		return importAWS(b, name, r, opts, userTrack, file, pairs)
+		return importAWS(b, name, r, ac)
 	})
 	if err != nil {
 		return b.stats, err
@@ -174,7 +178,8 @@ const (
 	shapeRaw2023 = "raw-2023"
 )
 
-func importAWS(b *batcher, name string, r io.Reader, opts Options, userTrack, file string, pairs map[string]map[string]string) error {
+func importAWS(b *batcher, name string, r io.Reader, ac *awsContext) error {
+	opts, userTrack, file := ac.opts, ac.userTrack, ac.file
 	member := name[strings.LastIndexByte(name, ':')+1:]
 	base := path.Base(filepath.ToSlash(strings.TrimSuffix(member, ".gz")))
 	cr := csv.NewReader(r)
@@ -242,8 +247,25 @@ func importAWS(b *batcher, name string, r io.Reader, opts Options, userTrack, fi
 		solver = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(base, ".csv"), "-smt"), ".adjust-smt")
 		b.note(name, 0, "solver %q taken from the file name: the official join scripts do not list this file", solver)
 	}
-	if shape == shapeRaw2023 && len(pairs[track]) == 0 {
+	if shape == shapeRaw2023 && len(ac.pairs[track]) == 0 {
 		b.note(name, 0, "no %s-pairs.csv.gz beside the file: benchmarks keep their competition names", track)
+	}
+	var names map[string]string // competition name -> SMT-LIB name
+	removed := map[string]string{}
+	if shape == shape2021 || shape == shapeRaw2022 {
+		m, err := ac.nameMap(track, opts.Year)
+		if err != nil {
+			return err
+		}
+		names = m
+		if m == nil {
+			b.note(name, 0, "no map of competition names to SMT-LIB names (--map): benchmarks keep their competition names")
+		} else if shape == shape2021 {
+			removed = ac.removed[track]
+		}
+	}
+	if shape != shapeJoined && ac.statuses == nil {
+		b.note(name, 0, "no benchmark statuses (--statuses): every expected status is unknown")
 	}
 	get := func(rec []string, c string) string {
 		if i, ok := col[c]; ok && i < len(rec) {
@@ -273,11 +295,24 @@ func importAWS(b *batcher, name string, r io.Reader, opts Options, userTrack, fi
 			}
 			line, _ = cr.FieldPos(0)
 		}
-		res, why := awsRow(shape, rec, get, first, used, solver, known, track, pairs[track])
+		res, why := awsRow(shape, rec, get, first, used, solver, known, track, ac.pairs[track], names)
 		rec = nil
+		if why == "" {
+			if first, ok := removed[compKey(res.extra["competition name"])]; ok {
+				why = fmt.Sprintf("a second competition name of the SMT-LIB benchmark of %s: 2021's aws_join.sh removed its rows", first)
+			}
+		}
 		if why != "" {
 			b.unusable(name, line, "%s", why)
 			continue
+		}
+		if res.expected == "" && ac.statuses != nil {
+			if st, ok := ac.statuses[res.bench]; ok {
+				res.expected = st
+			} else {
+				res.expected = "unknown"
+				b.note(name, line, "%s has no status in %s: taken as unknown", res.bench, ac.statusFile)
+			}
 		}
 		if member != name {
 			res.extra["file"] = member
@@ -309,7 +344,7 @@ type awsResult struct {
 
 // awsRow converts one row; why says what makes it unusable.
 func awsRow(shape string, rec []string, get func([]string, string) string, header []string, used map[int]bool,
-	solver string, known awsSolver, track string, pairs map[string]string) (awsResult, string) {
+	solver string, known awsSolver, track string, pairs, names map[string]string) (awsResult, string) {
 	res := awsResult{extra: map[string]string{}, status: "complete"}
 	nfields := 3
 	if shape == shapeJoined || shape == shape2021 {
@@ -422,9 +457,19 @@ func awsRow(shape string, rec []string, get func([]string, string) string, heade
 		res.extra["competition name"] = raw
 	}
 	if shape == shapeRaw2023 {
-		if orig, ok := pairs[strings.TrimPrefix(raw, aws2023Prefix+track)]; ok {
+		comp := strings.TrimPrefix(raw, aws2023Prefix+track)
+		if orig, ok := pairs[comp]; ok {
+			name = orig
+		} else if orig, ok := pairs[compKey(comp)]; ok {
 			name = orig
 		}
+	}
+	if names != nil {
+		orig, ok := names[compKey(raw)]
+		if !ok {
+			return res, fmt.Sprintf("%s is not in the map of competition names", raw)
+		}
+		name = orig
 	}
 	bp, ok := awsPath(name)
 	if !ok {
@@ -455,4 +500,187 @@ func awsPath(p string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// awsContext is what an import of AWS files reads beside them: the 2023
+// pairs, the maps of competition names, the benchmark statuses.
+type awsContext struct {
+	file, userTrack string
+	opts            Options
+	pairs           map[string]map[string]string
+	maps            map[string]map[string]string // track -> competition key -> SMT-LIB name
+	removed         map[string]map[string]string // track -> competition key -> the kept competition name
+	statuses        map[string]string            // library path -> status
+	statusFile      string
+}
+
+// compKey is the part of a competition name from non-incremental/ on:
+// "cloud_new/non-incremental/QF_BV/smt-comp-061.smt2" (2021's results),
+// "/home/mww/.../cloud/non-incremental/UF/smt-comp-108.smt2" (2022's raw
+// files) and the maps' "/non-incremental/QF_BV/smt-comp-061.smt2" meet.
+func compKey(s string) string {
+	s = filepath.ToSlash(strings.TrimSpace(s))
+	if i := strings.Index(s, "non-incremental/"); i >= 0 {
+		return s[i:]
+	}
+	return strings.TrimPrefix(s, "/")
+}
+
+// readTable reads the two columns key and val of every CSV in file (plain,
+// compressed or archived), the header naming them (either of keys).
+func readTable(file string, keys []string, val string) (map[string]string, error) {
+	out := map[string]string{}
+	err := EachCSV(file, func(name string, r io.Reader) error {
+		cr := csv.NewReader(r)
+		cr.FieldsPerRecord = -1
+		head, err := cr.Read()
+		if err != nil {
+			return csvError(name, err)
+		}
+		ki, vi := -1, -1
+		for i, h := range head {
+			h = strings.ToLower(strings.TrimSpace(h))
+			for _, k := range keys {
+				if h == k && ki < 0 {
+					ki = i
+				}
+			}
+			if h == val {
+				vi = i
+			}
+		}
+		if ki < 0 || vi < 0 {
+			return fmt.Errorf("%s:1: want the columns %q and %q", name, strings.Join(keys, `" or "`), val)
+		}
+		for {
+			rec, err := cr.Read()
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			if err != nil {
+				return csvError(name, err)
+			}
+			if ki < len(rec) && vi < len(rec) {
+				out[strings.TrimSpace(rec[ki])] = strings.TrimSpace(rec[vi])
+			}
+		}
+	})
+	return out, err
+}
+
+// loadStatuses reads --statuses, or 2021's aws-instance-statuses beside
+// the results.
+func (ac *awsContext) loadStatuses() error {
+	f := ac.opts.Statuses
+	if f == "" {
+		for _, n := range []string{"aws-instance-statuses.csv", "aws-instance-statuses.tar.gz"} {
+			p := filepath.Join(filepath.Dir(ac.file), n)
+			if _, err := os.Stat(p); err == nil {
+				f = p
+				break
+			}
+		}
+	}
+	if f == "" {
+		return nil
+	}
+	t, err := readTable(f, []string{"benchmark", "benchmark name"}, "status")
+	if err != nil {
+		return fmt.Errorf("statuses: %w", err)
+	}
+	ac.statuses = map[string]string{}
+	for k, v := range t {
+		if bp, ok := awsPath(k); ok {
+			ac.statuses[bp] = v
+		}
+	}
+	ac.statusFile = f
+	return nil
+}
+
+// nameMap reads the map of a track's competition names: --map, else the
+// organisers' map where the repository keeps it relative to the results
+// (YEAR/prep/selection/final/TRACK-map.csv, or 2021's
+// benchmark_selection_TRACK_2021_scramble_map.tar.xz). Nil when there is
+// none. SMT-LIB names given to more than one competition name are noted in
+// removed: 2021's aws_join.sh dropped the rows of the last of them.
+func (ac *awsContext) nameMap(track string, year int) (map[string]string, error) {
+	if m, ok := ac.maps[track]; ok {
+		return m, nil
+	}
+	f := ac.opts.Map
+	if f == "" {
+		final := filepath.Join(filepath.Dir(ac.file), "..", "..", "prep", "selection", "final")
+		if filepath.Base(filepath.Dir(ac.file)) == "results" {
+			final = filepath.Join(filepath.Dir(ac.file), "..", "prep", "selection", "final")
+		}
+		for _, n := range []string{track + "-map.csv", fmt.Sprintf("benchmark_selection_%s_%d_scramble_map.tar.xz", track, year)} {
+			if _, err := os.Stat(filepath.Join(final, n)); err == nil {
+				f = filepath.Join(final, n)
+				break
+			}
+		}
+	}
+	if f == "" {
+		ac.maps[track] = nil
+		return nil, nil
+	}
+	var order [][2]string
+	err := EachCSV(f, func(name string, r io.Reader) error {
+		cr := csv.NewReader(r)
+		cr.FieldsPerRecord = -1
+		head, err := cr.Read()
+		if err != nil {
+			return csvError(name, err)
+		}
+		ci, si := -1, -1
+		for i, h := range head {
+			switch strings.ToLower(strings.TrimSpace(h)) {
+			case "competition name":
+				ci = i
+			case "smtlib name":
+				si = i
+			}
+		}
+		if ci < 0 || si < 0 {
+			return fmt.Errorf("%s:1: want the columns \"competition name\" and \"smtlib name\"", name)
+		}
+		for {
+			rec, err := cr.Read()
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			if err != nil {
+				return csvError(name, err)
+			}
+			if ci < len(rec) && si < len(rec) {
+				order = append(order, [2]string{strings.TrimSpace(rec[ci]), strings.TrimSpace(rec[si])})
+			}
+		}
+	})
+	if err != nil {
+		return nil, fmt.Errorf("map: %w", err)
+	}
+	m := map[string]string{}
+	firstOf, lastOf := map[string]string{}, map[string]string{}
+	count := map[string]int{}
+	for _, cs := range order {
+		m[compKey(cs[0])] = cs[1]
+		if _, ok := firstOf[cs[1]]; !ok {
+			firstOf[cs[1]] = cs[0]
+		}
+		lastOf[cs[1]] = cs[0]
+		count[cs[1]]++
+	}
+	if ac.removed == nil {
+		ac.removed = map[string]map[string]string{}
+	}
+	ac.removed[track] = map[string]string{}
+	for smt, n := range count {
+		if n > 1 {
+			ac.removed[track][compKey(lastOf[smt])] = firstOf[smt]
+		}
+	}
+	ac.maps[track] = m
+	return m, nil
 }
