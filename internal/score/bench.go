@@ -140,6 +140,9 @@ func (s *scorer) officialScore(r *rec, m *mode, inSet bool) (b bscore) {
 		b.unsolved = 1
 	}
 	b.c, b.w = cpu, wall
+	if s.timeOnlySolved() && !b.solved {
+		b.c, b.w = 0, 0
+	}
 	return b
 }
 
