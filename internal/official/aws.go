@@ -205,6 +205,12 @@ func importAWS(b *batcher, name string, r io.Reader, ac *awsContext) error {
 		}
 		return true
 	}
+	if has("input file", "original name") {
+		// 2023's TRACK-pairs.csv.gz, given with the results (aws/*.csv.gz):
+		// read for the files beside it, not results.
+		b.note(name, 0, "a map of competition names (input file, original name), not results: read for the result files beside it")
+		return nil
+	}
 	shape := ""
 	var known awsSolver
 	switch {

@@ -345,6 +345,14 @@ func TestImportAWS2023(t *testing.T) {
 	if r := got["non-incremental/LRA/2010-Monniaux-QE/mjollnir1/formula_1.smt2"]; r.Expected != "unknown" {
 		t.Errorf("row without status %+v", r)
 	}
+	// The pairs file among the files given (aws/*.csv.gz) is no results.
+	p, err := ImportAWSCSV(ctx, st, filepath.Join(dir, "cloud-pairs.csv.gz"), Options{})
+	if err != nil || p.Rows != 0 || countNotes(p, "not results") != 1 {
+		t.Errorf("pairs file imported as %+v %v", p, err)
+	}
+	if again, err := ImportAWSCSV(ctx, st, f, Options{Statuses: statuses}); err != nil || again.Added != 0 || again.Skipped != 3 {
+		t.Errorf("re-import %+v %v", again, err)
+	}
 }
 
 // TestImportAWSBad: a corrupted file stops with its file and line; rows
