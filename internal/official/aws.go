@@ -283,6 +283,7 @@ func importAWS(b *batcher, name string, r io.Reader, ac *awsContext) error {
 	for _, i := range col {
 		used[i] = true
 	}
+	statusesUnmatched := false
 	seen := map[string]int{}  // solver+benchmark -> first line
 	count := map[string]int{} // solver+benchmark -> occurrences so far
 	line := 1
@@ -312,7 +313,11 @@ func importAWS(b *batcher, name string, r io.Reader, ac *awsContext) error {
 			b.unusable(name, line, "%s", why)
 			continue
 		}
-		if res.expected == "" && ac.statuses != nil {
+		if res.expected == "" && ac.statuses != nil && res.competition && !statusesUnmatched {
+			statusesUnmatched = true
+			b.note(name, line, "benchmarks keep their competition names: the statuses of %s (SMT-LIB names) cannot be looked up without the map (--map)", ac.statusFile)
+		}
+		if res.expected == "" && ac.statuses != nil && !res.competition {
 			if st, ok := ac.statuses[res.bench]; ok {
 				res.expected = st
 			} else {
@@ -346,6 +351,9 @@ type awsResult struct {
 	solver, bench, status, answer, expected string
 	cpu, wall                               float64
 	extra                                   map[string]string
+	// competition says the benchmark kept its competition name (no map):
+	// statuses, keyed by SMT-LIB names, cannot be looked up.
+	competition bool
 }
 
 // awsRow converts one row; why says what makes it unusable.
@@ -468,6 +476,8 @@ func awsRow(shape string, rec []string, get func([]string, string) string, heade
 			name = orig
 		} else if orig, ok := pairs[compKey(comp)]; ok {
 			name = orig
+		} else {
+			res.competition = true
 		}
 	}
 	if names != nil {
@@ -476,6 +486,8 @@ func awsRow(shape string, rec []string, get func([]string, string) string, heade
 			return res, fmt.Sprintf("%s is not in the map of competition names", raw)
 		}
 		name = orig
+	} else if shape == shape2021 || shape == shapeRaw2022 {
+		res.competition = true
 	}
 	bp, ok := awsPath(name)
 	if !ok {

@@ -272,6 +272,18 @@ func TestImportAWS2021(t *testing.T) {
 			t.Errorf("%s on %s: %+v, want %+v", w.solver, w.bench, r, w)
 		}
 	}
+	// Without the map, the statuses (SMT-LIB names) cannot be matched:
+	// said once, and nothing is taken for a status.
+	os.Remove(filepath.Join(final, "cloud-map.csv"))
+	st2 := openStore(t)
+	s2, err := ImportAWSCSV(ctx, st2, f, Options{})
+	if err != nil || s2.Added != rows-1 || countNotes(s2, "cannot be looked up without the map") != 1 || countNotes(s2, "has no status") != 0 {
+		t.Errorf("without the map: %+v %v", s2, err)
+	}
+	if rs, _ := st2.Results(ctx, store.ResultFilter{Year: 2021, Solver: "stp"}); len(rs) != 1 || rs[0].Expected != "" ||
+		rs[0].BenchmarkPath != "non-incremental/QF_BV/smt-comp-061.smt2" {
+		t.Errorf("without the map: %+v", rs)
+	}
 	// Two years in one store: the 2022 shape beside the 2021 one.
 	f22 := filepath.Join(t.TempDir(), "2022", "raw-results-cloud.csv")
 	os.MkdirAll(filepath.Dir(f22), 0o755)
