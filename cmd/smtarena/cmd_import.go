@@ -21,6 +21,8 @@ type ImportOptions struct {
 	Track       string
 	Competition string
 	Solver      string
+	Map         string // aws-csv: competition name -> SMT-LIB name
+	Statuses    string // aws-csv: benchmark statuses
 	Dir         string // submission: where its archive is unpacked
 	Into        string // submission: the competition.toml to add it to
 	Strict      bool   // an unusable row fails the import
@@ -67,6 +69,8 @@ twice.`,
 	cmd.Flags().StringVar(&opts.Track, "track", "", "track (default: from the file name)")
 	cmd.Flags().StringVar(&opts.Competition, "competition", "", `competition name (default "SMT-COMP YEAR")`)
 	cmd.Flags().StringVar(&opts.Solver, "solver", "", "aws-csv: the solver of a raw per-solver file (default: from its name)")
+	cmd.Flags().StringVar(&opts.Map, "map", "", "aws-csv: the organisers' competition name to SMT-LIB name map (competition name, smtlib name)")
+	cmd.Flags().StringVar(&opts.Statuses, "statuses", "", "aws-csv: benchmark statuses (benchmark, status) for files without an expected column")
 	cmd.Flags().StringVar(&opts.Dir, "dir", "", "submission: the directory its archive is unpacked in")
 	cmd.Flags().StringVar(&opts.Into, "into", "", "submission: append the solver to this competition.toml (checked after)")
 	cmd.Flags().BoolVar(&opts.Strict, "strict", false, "exit 1 when a row could not be imported (default: name it, count it, go on)")
@@ -90,7 +94,8 @@ func runImport(ctx context.Context, opts ImportOptions, args []string, io stream
 	var all []official.Problem
 	unusable := 0
 	for _, f := range files {
-		s, err := official.Import(ctx, st, format, f, official.Options{Year: opts.Year, Track: opts.Track, Competition: opts.Competition, Solver: opts.Solver})
+		s, err := official.Import(ctx, st, format, f, official.Options{Year: opts.Year, Track: opts.Track, Competition: opts.Competition, Solver: opts.Solver,
+			Map: opts.Map, Statuses: opts.Statuses})
 		bad := s.Unusable()
 		unusable += bad
 		fmt.Fprintf(io.out, "%s: %d rows, %d added, %d already there, %d not imported\n", f, s.Rows, s.Added, s.Skipped, bad)

@@ -21,6 +21,13 @@ type Options struct {
 	Competition string // default: "SMT-COMP <year>"
 	Track       string // default: from the file name (Unsat_Core_Track, ...)
 	Solver      string // aws-csv: the solver of a raw file (default: from its name)
+	// aws-csv: the organisers' map of competition names to SMT-LIB names
+	// (competition name, smtlib name: 2021's {cloud,parallel}-map.csv or
+	// its scramble_map archive, 2022's cloud-map.csv), and a table of
+	// benchmark statuses (benchmark or benchmark name, status: 2021's
+	// aws-instance-statuses.csv, SMT-LIB_non_incremental_benchmarks_all_
+	// assertions.csv) for the files that have no expected column.
+	Map, Statuses string
 }
 
 // Stats count an import: every row of the file is either added, already

@@ -78,34 +78,3 @@ func TestImportSMTCOMPJSON(t *testing.T) {
 		t.Error("an unknown format imported")
 	}
 }
-
-func TestImportAWSCSV(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "2022")
-	os.MkdirAll(dir, 0o755)
-	joined := filepath.Join(dir, "raw-results-cloud.csv")
-	os.WriteFile(joined, []byte(`benchmark,millisecond,result,cpu time,wallclock time,solver,solver id,configuration id,expected,status
-non-incremental/UF/smt-comp-108.smt2,176932, sat,176.932,176.932,Vampire,39081,659685,unknown,complete
-non-incremental/LRA/smt-comp-027.smt2,1200000, timeout,1200.0,1200.0,Vampire,39081,659685,sat,complete
-`), 0o644)
-	raw := filepath.Join(dir, "psmtsp-smt.csv")
-	os.WriteFile(raw, []byte("/home/x/benchmarks/parallel/QF_LRA/b1.smt2,1500, unsat\n/home/x/benchmarks/parallel/QF_LRA/b2.smt2,2000, unknown\n"), 0o644)
-	st := openStore(t)
-	ctx := context.Background()
-	s, err := Import(ctx, st, "aws-csv", joined, Options{})
-	if err != nil || s.Added != 2 {
-		t.Fatalf("%+v %v", s, err)
-	}
-	rs, _ := st.Results(ctx, store.ResultFilter{Track: "cloud"})
-	if len(rs) != 2 || rs[0].Solver != "Vampire" || rs[0].Answer != "sat" || rs[0].CPU != 176.932 || rs[0].Year != 2022 ||
-		rs[1].Status != "timeout" || rs[1].Expected != "sat" || !strings.Contains(rs[0].Extra, `"solver id":"39081"`) {
-		t.Errorf("cloud results %+v", rs)
-	}
-	s, err = Import(ctx, st, "aws-csv", raw, Options{Track: "parallel"})
-	if err != nil || s.Added != 2 {
-		t.Fatalf("%+v %v", s, err)
-	}
-	rs, _ = st.Results(ctx, store.ResultFilter{Track: "parallel"})
-	if len(rs) != 2 || rs[0].Solver != "psmtsp" || rs[0].BenchmarkPath != "non-incremental/QF_LRA/b1.smt2" || rs[0].Wall != 1.5 || rs[1].Answer != "unknown" {
-		t.Errorf("parallel results %+v", rs)
-	}
-}

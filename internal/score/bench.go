@@ -107,7 +107,7 @@ func (s *scorer) officialScore(r *rec, m *mode, inSet bool) (b bscore) {
 			cpu, wall, ans = 0, 0, aUnknown
 		}
 	}
-	solved := ans != aUnknown && (r.expected == aUnknown || ans == r.expected)
+	solved := decided(ans) && (r.expected == aUnknown || ans == r.expected)
 	switch s.o.Track {
 	case benchmark.UnsatCore:
 		if solved {
@@ -140,6 +140,9 @@ func (s *scorer) officialScore(r *rec, m *mode, inSet bool) (b bscore) {
 		b.unsolved = 1
 	}
 	b.c, b.w = cpu, wall
+	if s.timeOnlySolved() && !b.solved {
+		b.c, b.w = 0, 0
+	}
 	return b
 }
 

@@ -280,6 +280,15 @@ func (s *scorer) rank(m *mode, v *view, weights []float64, buf []bscore) (Rankin
 			Error: a.e, Correct: a.n, CPU: a.c, Wall: a.w, Solved: a.solved, SolvedSat: a.sat, SolvedUnsat: a.unsat,
 			Unsolved: a.unsolved, Abstained: max(inSet-a.rows, 0), Timeout: a.timeout, Memout: a.memout,
 			Points: a.points, Time: a.time, TieTime: a.tie, Unknown: a.unknown, Wrong: a.wrong}
+		if s.logicPages() {
+			// md_get_div_score_details: the page's benchmarks less the
+			// solved and unsolved rows; incremental: the check-sats less
+			// the correct and unanswered ones, always 0.
+			e.Abstained = len(v.bench) - (e.Solved + e.Unsolved)
+			if s.o.Track == benchmark.Incremental {
+				e.Abstained = 0
+			}
+		}
 		rk.Entries = append(rk.Entries, e)
 	}
 	s.order(m, &rk)

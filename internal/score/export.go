@@ -77,6 +77,7 @@ func Pages(rep *Report, date string) []Page {
 	for i := range rep.Divisions {
 		out = append(out, Page{Name: rep.Divisions[i].Name + pageExt(rep.Track), Text: divisionPage(rep, &rep.Divisions[i], date)})
 	}
+	out = append(out, logicPages(rep, date)...)
 	if rep.Rules == 2022 {
 		out = append(out, Page{Name: "biggest-lead" + pageExt(rep.Track), Text: leadPage(rep, date)},
 			Page{Name: "largest-contribution" + pageExt(rep.Track), Text: contributionPage(rep, date)})
@@ -91,9 +92,9 @@ func divisionPage(rep *Report, d *Division, date string) string {
 	if rep.Year >= 2020 {
 		fmt.Fprintf(&b, "disagreements: disagreements_%d\n", rep.Year)
 	}
-	fmt.Fprintf(&b, "division: %s\ntrack: %s\nn_benchmarks: %d\ntime_limit: %s\nmem_limit: %d\n", d.Name, trackKey(rep.Track),
-		d.Benchmarks, num(rep.TimeLimit), rep.MemLimit)
-	if len(d.Logics) > 1 {
+	fmt.Fprintf(&b, "division: %s\ntrack: %s\nn_benchmarks: %d\ntime_limit: %s\nmem_limit: %s\n", d.Name, trackKey(rep.Track),
+		d.Benchmarks, num(rep.TimeLimit), memLimit(rep))
+	if len(d.Logics) > 1 || listsLogics(rep, d) {
 		b.WriteString("logics:")
 		for i, l := range d.Logics {
 			if i == 0 {

@@ -154,7 +154,7 @@ func newScorer(rows []Row, o Options, rules int) *scorer {
 		s.recs = append(s.recs, rec{
 			cpu: r.CPU, wall: r.Wall, solver: si, bench: bi,
 			correct: int32(r.CorrectAnswers), wrong: int32(r.WrongAnswers), checks: int32(r.CheckSats), reduct: int32(r.Reduction),
-			status: parseStatus(r.Status), answer: parseAnswer(r.Answer), expected: parseAnswer(r.Expected),
+			status: parseStatus(r.Status), answer: s.answerOf(r.Answer), expected: parseAnswer(r.Expected),
 			model: parseModel(r.Model), coreErr: r.CoreErroneous,
 		})
 	}
@@ -257,7 +257,10 @@ func (s *scorer) scoreDivision(w *worker, di int, rows []int32) *divData {
 		return nil
 	}
 	dd := s.division(w, s.divNames[di], idx)
-	if len(s.divLogic[di]) > 1 {
+	if s.logicPages() {
+		s.orderLogics(&dd.div, di)
+	}
+	if len(s.divLogic[di]) > 1 || s.logicPages() {
 		for _, li := range sortedLogics(s, s.divLogic[di]) {
 			var sub []int32
 			for _, i := range idx {
@@ -318,7 +321,7 @@ func (s *scorer) removeDisagreements(byDiv [][]int32) {
 		divOfRel := map[string]int32{}
 		for i := range s.recs {
 			r := &s.recs[i]
-			if r.expected != aUnknown || unsound[r.solver] || r.answer == aUnknown {
+			if r.expected != aUnknown || unsound[r.solver] || !decided(r.answer) {
 				continue
 			}
 			b := s.benches[r.bench]
