@@ -63,6 +63,9 @@ func (s *scorer) benchScore(r *rec, m *mode, inSet bool) bscore {
 	case 2014:
 		return s.score2014(r, m)
 	}
+	if s.doc != nil && s.doc.solvedTimes {
+		return s.score2023(r, m, inSet)
+	}
 	return s.scoreAsWritten(r, m, inSet)
 }
 

@@ -105,6 +105,7 @@ type scorer struct {
 	disagree []Disagreement
 	dq       map[string]string // 2006: disqualified solver -> the division
 	virtual  float64           // a virtual wall-clock limit for the parallel score (2018's 10 s)
+	doc      *document         // as written from 2019: the year's text (rules_years.go)
 }
 
 func newScorer(rows []Row, o Options, rules int) *scorer {
@@ -201,7 +202,7 @@ func newScorer(rows []Row, o Options, rules int) *scorer {
 // report computes everything.
 func (s *scorer) report() *Report {
 	rep := &Report{Rules: s.rules, Asked: s.o.Rules, Year: s.o.Year, Track: s.o.Track, Compat: s.o.Compat, TimeLimit: s.o.TimeLimit,
-		MemLimit: s.o.MemLimit, Kinds: s.kinds}
+		MemLimit: s.o.MemLimit, Kinds: s.kinds, Document: Document(s.o.Rules)}
 	byDiv := make([][]int32, len(s.divNames))
 	for i := range s.recs {
 		d := s.divOf[s.benches[s.recs[i].bench].logic]
@@ -257,7 +258,7 @@ func (s *scorer) scoreDivision(w *worker, di int, rows []int32) *divData {
 		return nil
 	}
 	dd := s.division(w, s.divNames[di], idx)
-	if len(s.divLogic[di]) > 1 {
+	if len(s.divLogic[di]) > 1 && (s.doc == nil || s.doc.perLogic) {
 		for _, li := range sortedLogics(s, s.divLogic[di]) {
 			var sub []int32
 			for _, i := range idx {
