@@ -83,7 +83,7 @@ type Options struct {
 type Report struct {
 	Rules     int // the rule set applied: 2006, 2014, 2018 or 2022
 	Asked     int // the rules year asked for (2019 is scored by Rules 2022)
-	Document  int // from 2019: the text applied (2020, 2022, 2023, 2024)
+	Document  int // from 2019, as written: the text applied (2020, 2022, 2023, 2024)
 	Year      int
 	Track     benchmark.Track
 	Compat    Compat

@@ -202,7 +202,10 @@ func newScorer(rows []Row, o Options, rules int) *scorer {
 // report computes everything.
 func (s *scorer) report() *Report {
 	rep := &Report{Rules: s.rules, Asked: s.o.Rules, Year: s.o.Year, Track: s.o.Track, Compat: s.o.Compat, TimeLimit: s.o.TimeLimit,
-		MemLimit: s.o.MemLimit, Kinds: s.kinds, Document: Document(s.o.Rules)}
+		MemLimit: s.o.MemLimit, Kinds: s.kinds}
+	if s.doc != nil {
+		rep.Document = s.doc.year
+	}
 	byDiv := make([][]int32, len(s.divNames))
 	for i := range s.recs {
 		d := s.divOf[s.benches[s.recs[i].bench].logic]
