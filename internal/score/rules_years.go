@@ -129,3 +129,16 @@ func checkDocument(rules int, track benchmark.Track) error {
 	}
 	return fmt.Errorf("the %d rules (the %d text) have no %s track", rules, d.year, track)
 }
+
+// CheckTrack says whether a rules year has a track (for callers that want
+// to refuse it before reading results).
+func CheckTrack(rules int, track benchmark.Track) error {
+	rs, err := RuleSet(rules)
+	if err != nil {
+		return err
+	}
+	if !trackOf(rs, track) {
+		return fmt.Errorf("the %d rules have no %s track", rules, track)
+	}
+	return checkDocument(rules, track)
+}

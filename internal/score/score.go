@@ -52,7 +52,7 @@ func RuleSet(year int) (int, error) {
 	case year >= 2019:
 		return 2022, nil
 	}
-	return 0, fmt.Errorf("no scoring rules for %d (want %s)", year, RulesYears)
+	return 0, fmt.Errorf("no scoring rules for %d: --rules takes %s", year, RulesYears)
 }
 
 // Options say how to score.
