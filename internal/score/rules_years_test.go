@@ -268,3 +268,26 @@ func TestOfficialIgnoresTexts(t *testing.T) {
 		}
 	}
 }
+
+// An ill-formed unsat core (StarExec's parsable-unsat-core = false) is an
+// error by the 2018 rules (§5.4) and the 2020 text (§4.4 (ii), §7.1.4), no
+// answer by the 2022-2024 texts (§7.1.4).
+func TestIllFormedCore(t *testing.T) {
+	row, err := RowOf("a", "non-incremental/QF_UF/f/1.smt2", "complete", "unsat", "unsat", 1, 1,
+		`{"reduction": "4", "result-is-erroneous": "0", "parsable-unsat-core": "false"}`)
+	if err != nil || !row.CoreIllFormed {
+		t.Fatalf("RowOf: %+v %v", row, err)
+	}
+	good := row
+	good.Solver, good.CoreIllFormed = "b", false
+	for rules, want := range map[int][2]float64{2018: {1, 0}, 2019: {1, 0}, 2020: {1, 0}, 2021: {0, 0}, 2022: {0, 0}, 2023: {0, 0}, 2024: {0, 0}} {
+		rep := mustScore(t, []Row{row, good}, Options{Rules: rules, Track: benchmark.UnsatCore})
+		e := entry(t, rep, "QF_UF", Parallel, "a")
+		if [2]float64{e.Error, e.Correct} != want || e.Unsolved != 1 {
+			t.Errorf("rules %d: ill-formed core ⟨e n⟩ %v (unsolved %d), want %v", rules, [2]float64{e.Error, e.Correct}, e.Unsolved, want)
+		}
+		if g := entry(t, rep, "QF_UF", Parallel, "b"); g.Error != 0 || g.Correct != 4 {
+			t.Errorf("rules %d: well-formed core %+v", rules, g)
+		}
+	}
+}
