@@ -452,6 +452,9 @@ func WriteTable(w io.Writer, rep *Report) error {
 		if !d.Competitive {
 			comp = ", not competitive"
 		}
+		if d.Experimental {
+			comp += ", experimental"
+		}
 		fmt.Fprintf(tw, "\n%s%s: %d benchmarks%s\n", indent, d.Name, d.Benchmarks, comp)
 		for _, r := range d.Rankings {
 			fmt.Fprintf(tw, "%s  %s: winner %s\n", indent, r.Kind, winnerOr(r.Winner))

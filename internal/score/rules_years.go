@@ -32,6 +32,9 @@ type document struct {
 	// 2020 text's divisions are single logics (§5 "Divisions.") and it has no
 	// such sentence.
 	perLogic bool
+	// experimental says whether a model-validation logic makes its
+	// division experimental by the text (rules2020.go).
+	experimental func(logic string) bool
 }
 
 var (
@@ -52,21 +55,23 @@ func limits[V any](v V, ts []benchmark.Track) map[benchmark.Track]V {
 // documents are the texts of 2019 onwards that smtarena has.
 var documents = map[int]*document{
 	// 2020 §1: four tracks; 20 minutes in each (§4.2-4.5); 60 GB (§4.1).
-	2020: {year: 2020, tracks: fourTracks, timeLimit: limits(1200.0, fourTracks), memLimit: limits(60, fourTracks)},
+	2020: {year: 2020, tracks: fourTracks, timeLimit: limits(1200.0, fourTracks), memLimit: limits(60, fourTracks),
+		experimental: experimentalMV2020},
 	// 2022 §1: seven tracks; 20 minutes in each (§5.2-5.8); 60 GB (§5.1),
 	// the parallel and cloud tracks' memory on the website.
-	2022: {year: 2022, tracks: sevenTracks, timeLimit: limits(1200.0, sevenTracks), memLimit: limits(60, fourTracks), perLogic: true},
+	2022: {year: 2022, tracks: sevenTracks, timeLimit: limits(1200.0, sevenTracks), memLimit: limits(60, fourTracks), perLogic: true,
+		experimental: experimentalMV2022},
 	// 2023: as 2022, with the time scores of correctly solved benchmarks
 	// (§1 "Scoring.", §7.1).
 	2023: {year: 2023, tracks: sevenTracks, timeLimit: limits(1200.0, sevenTracks), memLimit: limits(60, fourTracks), perLogic: true,
-		solvedTimes: true},
+		solvedTimes: true, experimental: experimentalMV2023},
 	// 2024 §1: no proof track; 2 minutes in the parallel and cloud tracks,
 	// 30 GB in the four others; the 2023 scoring (§7 unchanged).
 	2024: {year: 2024, tracks: sixTracks, timeLimit: func() map[benchmark.Track]float64 {
 		m := limits(1200.0, fourTracks)
 		m[benchmark.Parallel], m[benchmark.Cloud] = 120, 120
 		return m
-	}(), memLimit: limits(30, fourTracks), perLogic: true, solvedTimes: true},
+	}(), memLimit: limits(30, fourTracks), perLogic: true, solvedTimes: true, experimental: experimentalMV2023},
 }
 
 // Document names the rules text a rules year of 2019 or later is scored

@@ -291,3 +291,47 @@ func TestIllFormedCore(t *testing.T) {
 		}
 	}
 }
+
+// The model-validation divisions each text calls experimental (2020 §4.5,
+// 2022 §1, 2023 and 2024 §5.5) are scored but name no winner and stay out
+// of the biggest lead ranking.
+func TestExperimentalDivisions(t *testing.T) {
+	var rows []Row
+	for _, l := range []string{"QF_BV", "QF_LIA", "QF_FP", "QF_NIA", "QF_AX"} {
+		rows = append(rows,
+			Row{Solver: "a", Benchmark: "non-incremental/" + l + "/f/1.smt2", Status: "complete", Answer: "sat", Expected: "sat", CPU: 1, Wall: 1, Model: "VALID"},
+			Row{Solver: "b", Benchmark: "non-incremental/" + l + "/f/1.smt2", Status: "complete", Answer: "unknown", Expected: "sat", CPU: 1, Wall: 1})
+	}
+	for _, c := range []struct {
+		rules        int
+		experimental string // the divisions without a winner, in order
+	}{
+		{2020, "QF_LIA"},
+		{2022, "QF_FP"},
+		{2023, "QF_AX,QF_NIA"},
+		{2024, "QF_AX,QF_NIA"},
+	} {
+		rep := mustScore(t, rows, Options{Rules: c.rules, Track: benchmark.ModelValidation})
+		var exp, lead []string
+		for _, d := range rep.Divisions {
+			w := d.Ranking(Parallel).Winner
+			if d.Experimental {
+				exp = append(exp, d.Name)
+				if w != "" || d.Ranking(Parallel).Entries[0].Correct != 1 {
+					t.Errorf("rules %d: experimental %s: %+v", c.rules, d.Name, d.Ranking(Parallel))
+				}
+			} else if w != "a" {
+				t.Errorf("rules %d: %s winner %q, want a", c.rules, d.Name, w)
+			}
+		}
+		for _, l := range rep.BiggestLead[Parallel] {
+			lead = append(lead, l.Division)
+		}
+		if got := strings.Join(exp, ","); got != c.experimental || len(lead) != 5-len(exp) || strings.Contains(strings.Join(lead, ","), exp[0]) {
+			t.Errorf("rules %d: experimental %s, biggest lead over %v; want experimental %s", c.rules, got, lead, c.experimental)
+		}
+		if rep = mustScore(t, rows, Options{Rules: c.rules, Track: benchmark.ModelValidation, Compat: Official}); len(rep.BiggestLead[Parallel]) != 5 {
+			t.Errorf("rules %d officially: biggest lead over %d divisions, want 5 (the official computation has its own flags)", c.rules, len(rep.BiggestLead[Parallel]))
+		}
+	}
+}

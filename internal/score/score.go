@@ -108,7 +108,10 @@ type Division struct {
 	Logics      []LogicSize // the logics that had benchmarks, with how many
 	Benchmarks  int         // after the removal of disagreements
 	Competitive bool
-	Rankings    []Ranking // in the order of Report.Kinds
+	// Experimental: by the text as written, scored but not officially
+	// counted (rules2020.go): no winner, no competition-wide ranking.
+	Experimental bool
+	Rankings     []Ranking // in the order of Report.Kinds
 	// PerLogic breaks a division of several logics down (2022 §7.2).
 	PerLogic []Division
 }
