@@ -50,7 +50,9 @@ unsat scores, biggest lead, largest contribution). Each year is scored by its
 own text where smtarena has it, else the nearest: 2019 and 2020 by the 2020
 text (four tracks), 2021 and 2022 by the 2022 text, 2023 by the 2023 text
 (time scores of correctly solved benchmarks only), 2024 and later by the 2024
-text (also: parallel and cloud T = 120 s, 30 GB). --compat official computes
+text. T is the limit the competition (--year) ran with where known (2019:
+2400 s; 2020-2024: 1200 s), else the rules text's (2024: parallel and cloud
+120 s). --compat official computes
 what SMT-COMP's scoring script did instead of the rules as written
 (docs/scoring.md lists the differences).
 

@@ -246,8 +246,8 @@ func KindsOf(rules int, track benchmark.Track, compat Compat) []Kind {
 // TimeLimit is the default T of a competition's track: the limit it ran
 // with where smtarena knows it, else what the rules say.
 func TimeLimit(rules, year int, track benchmark.Track) float64 {
-	if t, ok := docLimit(year, track); ok {
-		return t // the year's own text (2020, 2022-2024)
+	if t, ok := ranWith(year, track); ok {
+		return t // 2020-2024: rules_years.go
 	}
 	switch year {
 	case 2019:
