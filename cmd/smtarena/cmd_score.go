@@ -44,10 +44,17 @@ func newScoreCmd(io streams) *cobra.Command {
 		Short: "Score results from the store by a year's rules: division scores, rankings, recognitions",
 		Long: `Score the results in the store (written by runs, or imported with smtarena
 import) by the scoring rules of a year: 2006 (+1/-8), 2014 (⟨e, n, m⟩), 2018
-(family-weighted ⟨e, n, w, c⟩, competition-wide score), 2019 and later (2022
-§7: parallel, sequential, 24 s, sat and unsat scores, biggest lead, largest
-contribution). --compat official computes what SMT-COMP's scoring script did
-instead of the rules as written (docs/scoring.md lists the differences).
+(family-weighted ⟨e, n, w, c⟩, competition-wide score), 2019 and later (§7 of
+the texts of 2020, 2022, 2023 and 2024: parallel, sequential, 24 s, sat and
+unsat scores, biggest lead, largest contribution). Each year is scored by its
+own text where smtarena has it, else the nearest: 2019 and 2020 by the 2020
+text (four tracks), 2021 and 2022 by the 2022 text, 2023 by the 2023 text
+(time scores of correctly solved benchmarks only), 2024 and later by the 2024
+text. T is the limit the competition (--year) ran with where known (2019:
+2400 s; 2020-2024: 1200 s), else the rules text's (2024: parallel and cloud
+120 s). --compat official computes
+what SMT-COMP's scoring script did instead of the rules as written
+(docs/scoring.md lists the differences).
 
 Solvers are named and marked competitive by the registration table (--solvers);
 without it every solver competes under its name. Divisions come from --divisions
@@ -74,7 +81,7 @@ results JSON (PodiumDivision records).`,
 	dbFlag(cmd, &opts.DB)
 	f := cmd.Flags()
 	f.StringVar(&opts.Config, "config", "", "a competition definition run with smtarena compete: its name, rules and solvers")
-	f.IntVar(&opts.Rules, "rules", 0, "rules year: 2006, 2014, 2018, or 2019 and later (required without --config)")
+	f.IntVar(&opts.Rules, "rules", 0, "rules year: "+score.RulesYears+" (required without --config)")
 	f.StringVar(&opts.Competition, "competition", "", "only the results of this competition (e.g. \"SMT-COMP 2019\")")
 	f.IntVar(&opts.Year, "year", 0, "the year of the results (default: the rules year)")
 	f.StringVar(&opts.Track, "track", opts.Track, "track: "+benchmark.TrackNames())
@@ -124,6 +131,9 @@ func runScore(ctx context.Context, opts ScoreOptions, io streams) error {
 	}
 	track, err := benchmark.ParseTrack(opts.Track)
 	if err != nil {
+		return err
+	}
+	if err := score.CheckTrack(opts.Rules, track); err != nil {
 		return err
 	}
 	compat, err := score.ParseCompat(opts.Compat)

@@ -63,6 +63,9 @@ func (s *scorer) benchScore(r *rec, m *mode, inSet bool) bscore {
 	case 2014:
 		return s.score2014(r, m)
 	}
+	if s.doc != nil && s.doc.solvedTimes {
+		return s.score2023(r, m, inSet)
+	}
 	return s.scoreAsWritten(r, m, inSet)
 }
 
@@ -160,7 +163,11 @@ func (s *scorer) judge(r *rec) (e, n float64, solved bool) {
 		// Erroneous: a sat answer, or a core the validators refute
 		// (§5.4); else the reduction.
 		switch {
-		case r.answer == aSat, r.answer == aUnsat && r.expected == aSat, r.answer == aUnsat && r.coreErr:
+		case r.answer == aSat, r.answer == aUnsat && r.expected == aSat:
+			return 1, 0, false
+		case r.answer == aUnsat && r.coreBad:
+			return s.illFormedCore()
+		case r.answer == aUnsat && r.coreErr:
 			return 1, 0, false
 		case r.answer == aUnsat:
 			return 0, float64(r.reduct), true

@@ -83,13 +83,14 @@ func (s *scorer) division(w *worker, name string, idx []int32) *divData {
 	}
 	sort.Slice(d.Logics, func(a, b int) bool { return d.Logics[a].Logic < d.Logics[b].Logic })
 	d.Competitive = s.competitive(idx)
+	d.Experimental = s.experimental(d.Logics)
 	weights := s.weights(&v)
 	var bsc []bscore
 	for _, k := range s.kinds {
 		m := s.modeOf(k)
 		var r Ranking
 		r, bsc = s.rank(&m, &v, weights, bsc)
-		if !d.Competitive && !s.official {
+		if (!d.Competitive || d.Experimental) && !s.official {
 			r.Winner = ""
 		}
 		d.Rankings = append(d.Rankings, r)

@@ -5,7 +5,10 @@
 // year's lexicographic order, winners among competitive solvers, and the
 // competition-wide rankings and recognitions (2018's competition-wide score
 // and special recognitions, 2014's open-source and new-entrant awards, 2022's
-// biggest lead and largest contribution). Where the organisers' published
+// biggest lead and largest contribution). From 2019 each year is scored by
+// its own text where there is one (2020, 2022, 2023, 2024; rules_years.go):
+// their tracks, limits, experimental divisions, and the 2023 time scores of
+// correctly solved benchmarks. Where the organisers' published
 // computation departed from the text, Options.Compat = Official reproduces
 // what they published instead (docs/scoring.md lists each departure). The
 // package is pure: rows come in, a Report comes out; reading the store and

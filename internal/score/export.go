@@ -287,6 +287,7 @@ type jsonSummary struct {
 	Track               string                      `json:"track"`
 	Rules               int                         `json:"rules"`
 	RuleSet             int                         `json:"rule_set"`
+	Document            int                         `json:"rules_text,omitempty"` // from 2019: the year's text applied
 	Compat              string                      `json:"compat,omitempty"`
 	Divisions           []jsonDivision              `json:"divisions"`
 	Disagreements       []Disagreement              `json:"disagreements"`
@@ -344,7 +345,7 @@ func jsonDiv(rep *Report, d *Division, date string) jsonDivision {
 
 // WriteJSON writes the report in the shape of the official results JSON.
 func WriteJSON(w io.Writer, rep *Report, date string) error {
-	out := jsonSummary{Track: trackKey(rep.Track), Rules: rep.Asked, RuleSet: rep.Rules, Compat: string(rep.Compat), Layout: "results_summary",
+	out := jsonSummary{Track: trackKey(rep.Track), Rules: rep.Asked, RuleSet: rep.Rules, Document: rep.Document, Compat: string(rep.Compat), Layout: "results_summary",
 		Divisions: []jsonDivision{}, Disagreements: rep.Disagreements, CompetitionWide: rep.CompetitionWide, Recognitions: rep.Recognitions}
 	if out.Disagreements == nil {
 		out.Disagreements = []Disagreement{}
@@ -437,7 +438,12 @@ func WriteTable(w io.Writer, rep *Report) error {
 		compat = ", official computation"
 	}
 	rules := strconv.Itoa(rep.Rules)
-	if rep.Asked != rep.Rules {
+	switch {
+	case rep.Document != 0 && rep.Document != rep.Asked:
+		rules = fmt.Sprintf("%d (the %d text)", rep.Asked, rep.Document)
+	case rep.Document != 0:
+		rules = strconv.Itoa(rep.Asked)
+	case rep.Asked != rep.Rules:
 		rules = fmt.Sprintf("%d (the %d document's §7)", rep.Asked, rep.Rules)
 	}
 	fmt.Fprintf(tw, "%s track of %d, %s rules%s, T = %s s\n", rep.Track, rep.Year, rules, compat, num(rep.TimeLimit))
@@ -446,6 +452,9 @@ func WriteTable(w io.Writer, rep *Report) error {
 		comp := ""
 		if !d.Competitive {
 			comp = ", not competitive"
+		}
+		if d.Experimental {
+			comp += ", experimental"
 		}
 		fmt.Fprintf(tw, "\n%s%s: %d benchmarks%s\n", indent, d.Name, d.Benchmarks, comp)
 		for _, r := range d.Rankings {

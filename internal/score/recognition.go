@@ -43,7 +43,7 @@ func (s *scorer) biggestLead(k Kind, divs []*divData) []Lead {
 	var out []Lead
 	for _, dd := range divs {
 		d := &dd.div
-		if !d.Competitive {
+		if !d.Competitive || d.Experimental {
 			continue
 		}
 		r := d.Ranking(k)
@@ -279,14 +279,14 @@ func (s *scorer) lcDivision(m *mode, v *view, bsc []bscore) *lcDiv {
 func (s *scorer) largestContribution(k Kind, divs []*divData) []Contribution {
 	total := 0
 	for _, dd := range divs {
-		if lc := dd.lc[k]; lc != nil && lc.countPairs {
+		if lc := dd.lc[k]; lc != nil && lc.countPairs && !dd.div.Experimental {
 			total += lc.pairs
 		}
 	}
 	var out []Contribution
 	for _, dd := range divs {
 		lc := dd.lc[k]
-		if lc == nil || lc.skip || !lc.has || total == 0 {
+		if lc == nil || lc.skip || !lc.has || total == 0 || dd.div.Experimental {
 			continue
 		}
 		c := lc.best
@@ -319,7 +319,7 @@ func (s *scorer) newEntrants2022(divs []*divData) []Recognition {
 	}
 	var out []Recognition
 	for _, dd := range divs {
-		if !dd.div.Competitive {
+		if !dd.div.Competitive || dd.div.Experimental {
 			continue
 		}
 		r := dd.div.Ranking(Parallel)

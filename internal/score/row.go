@@ -34,6 +34,9 @@ type Row struct {
 	Reduction     int
 	CoreSize      int
 	CoreErroneous bool
+	// CoreIllFormed: the post-processor could not parse the core
+	// (StarExec's parsable-unsat-core = false).
+	CoreIllFormed bool
 	// Model-validation track: the validator's verdict, VALID, INVALID or
 	// UNKNOWN ("" when there was none).
 	Model string
@@ -90,6 +93,10 @@ func RowOf(solver, path, status, answer, expected string, cpu, wall float64, ext
 	switch strings.ToLower(str("result-is-erroneous")) {
 	case "1", "true", "yes":
 		r.CoreErroneous = true
+	}
+	switch strings.ToLower(str("parsable-unsat-core")) {
+	case "0", "false", "no":
+		r.CoreIllFormed = true
 	}
 	r.Model = strings.ToUpper(str("model_validator_status"))
 	if r.Model == "-" {

@@ -43,7 +43,8 @@ func ParseCompat(s string) (Compat, error) {
 
 // RuleSet maps a rules year to the document that defines its scoring:
 // 2006, 2014, 2018, and 2022 for 2019 onwards (the 2019 rules introduced
-// the scoring of §7 that the 2022 rules keep).
+// the scoring of §7 that the 2022 rules keep; Document names the text of
+// those years whose departures from 2022's apply, see rules_years.go).
 func RuleSet(year int) (int, error) {
 	switch {
 	case year == 2006, year == 2014, year == 2018:
@@ -51,7 +52,7 @@ func RuleSet(year int) (int, error) {
 	case year >= 2019:
 		return 2022, nil
 	}
-	return 0, fmt.Errorf("no scoring rules for %d (want 2006, 2014, 2018, or 2019 and later)", year)
+	return 0, fmt.Errorf("no scoring rules for %d: --rules takes %s", year, RulesYears)
 }
 
 // Options say how to score.
@@ -72,7 +73,8 @@ type Options struct {
 	Divisions map[string][]string
 	// Solvers names solvers and says which compete; nil: all do.
 	Solvers Registry
-	// MemLimit is the memory limit in GB the pages report (default 60).
+	// MemLimit is the memory limit in GB the pages report (default: the
+	// year's text's, else 60).
 	MemLimit int
 }
 
@@ -81,6 +83,7 @@ type Options struct {
 type Report struct {
 	Rules     int // the rule set applied: 2006, 2014, 2018 or 2022
 	Asked     int // the rules year asked for (2019 is scored by Rules 2022)
+	Document  int // from 2019, as written: the text applied (2020, 2022, 2023, 2024)
 	Year      int
 	Track     benchmark.Track
 	Compat    Compat
@@ -105,7 +108,10 @@ type Division struct {
 	Logics      []LogicSize // the logics that had benchmarks, with how many
 	Benchmarks  int         // after the removal of disagreements
 	Competitive bool
-	Rankings    []Ranking // in the order of Report.Kinds
+	// Experimental: by the text as written, scored but not officially
+	// counted (rules2020.go): no winner, no competition-wide ranking.
+	Experimental bool
+	Rankings     []Ranking // in the order of Report.Kinds
 	// PerLogic breaks a division of several logics down (2022 §7.2).
 	PerLogic []Division
 }
@@ -240,6 +246,9 @@ func KindsOf(rules int, track benchmark.Track, compat Compat) []Kind {
 // TimeLimit is the default T of a competition's track: the limit it ran
 // with where smtarena knows it, else what the rules say.
 func TimeLimit(rules, year int, track benchmark.Track) float64 {
+	if t, ok := ranWith(year, track); ok {
+		return t // 2020-2024: rules_years.go
+	}
 	switch year {
 	case 2019:
 		return 2400
@@ -260,6 +269,9 @@ func TimeLimit(rules, year int, track benchmark.Track) float64 {
 		}
 		return 2400
 	}
+	if t, ok := docLimit(Document(rules), track); ok {
+		return t
+	}
 	return 1200
 }
 
@@ -275,6 +287,9 @@ func Score(rows []Row, o Options) (*Report, error) {
 	if !trackOf(rules, o.Track) {
 		return nil, fmt.Errorf("the %d rules have no %s track", o.Rules, o.Track)
 	}
+	if err := checkDocument(o.Rules, o.Track); err != nil {
+		return nil, err
+	}
 	if o.Track == benchmark.Proof {
 		return nil, fmt.Errorf("the proof track has no scores (2022 §5.7)")
 	}
@@ -282,15 +297,18 @@ func Score(rows []Row, o Options) (*Report, error) {
 		o.Year = o.Rules
 	}
 	if o.TimeLimit <= 0 {
-		o.TimeLimit = TimeLimit(rules, o.Year, o.Track)
+		o.TimeLimit = TimeLimit(o.Rules, o.Year, o.Track)
 	}
 	if o.Cores <= 0 {
 		o.Cores = 4
 	}
 	if o.MemLimit <= 0 {
-		o.MemLimit = 60
+		o.MemLimit = MemLimit(o.Rules, o.Year, o.Track)
 	}
 	s := newScorer(rows, o, rules)
+	if !s.official {
+		s.doc = documentOf(o.Rules) // the text's departures from 2022's (rules_years.go)
+	}
 	return s.report(), nil
 }
 

@@ -73,6 +73,7 @@ type rec struct {
 	status, answer   uint8
 	expected, model  uint8
 	coreErr, removed bool
+	coreBad          bool // an ill-formed core
 }
 
 type benchInfo struct {
@@ -105,6 +106,7 @@ type scorer struct {
 	disagree []Disagreement
 	dq       map[string]string // 2006: disqualified solver -> the division
 	virtual  float64           // a virtual wall-clock limit for the parallel score (2018's 10 s)
+	doc      *document         // as written from 2019: the year's text (rules_years.go)
 }
 
 func newScorer(rows []Row, o Options, rules int) *scorer {
@@ -155,7 +157,7 @@ func newScorer(rows []Row, o Options, rules int) *scorer {
 			cpu: r.CPU, wall: r.Wall, solver: si, bench: bi,
 			correct: int32(r.CorrectAnswers), wrong: int32(r.WrongAnswers), checks: int32(r.CheckSats), reduct: int32(r.Reduction),
 			status: parseStatus(r.Status), answer: s.answerOf(r.Answer), expected: parseAnswer(r.Expected),
-			model: parseModel(r.Model), coreErr: r.CoreErroneous,
+			model: parseModel(r.Model), coreErr: r.CoreErroneous, coreBad: r.CoreIllFormed,
 		})
 	}
 	// Divisions.
@@ -202,6 +204,9 @@ func newScorer(rows []Row, o Options, rules int) *scorer {
 func (s *scorer) report() *Report {
 	rep := &Report{Rules: s.rules, Asked: s.o.Rules, Year: s.o.Year, Track: s.o.Track, Compat: s.o.Compat, TimeLimit: s.o.TimeLimit,
 		MemLimit: s.o.MemLimit, Kinds: s.kinds}
+	if s.doc != nil {
+		rep.Document = s.doc.year
+	}
 	byDiv := make([][]int32, len(s.divNames))
 	for i := range s.recs {
 		d := s.divOf[s.benches[s.recs[i].bench].logic]
@@ -260,7 +265,7 @@ func (s *scorer) scoreDivision(w *worker, di int, rows []int32) *divData {
 	if s.logicPages() {
 		s.orderLogics(&dd.div, di)
 	}
-	if len(s.divLogic[di]) > 1 || s.logicPages() {
+	if (len(s.divLogic[di]) > 1 && (s.doc == nil || s.doc.perLogic)) || s.logicPages() {
 		for _, li := range sortedLogics(s, s.divLogic[di]) {
 			var sub []int32
 			for _, i := range idx {
