@@ -119,55 +119,19 @@ func awsPairs(file string) (map[string]map[string]string, error) {
 			if _, err := os.Stat(p); err != nil {
 				continue
 			}
-			m := map[string]string{}
-			err := EachCSV(p, func(name string, r io.Reader) error {
-				cr := csv.NewReader(r)
-				cr.FieldsPerRecord = -1
-				head, err := cr.Read()
-				if err != nil {
-					return fmt.Errorf("%s:1: %w", name, err)
-				}
-				in, orig := -1, -1
-				for i, h := range head {
-					switch strings.TrimSpace(h) {
-					case "input file":
-						in = i
-					case "original name":
-						orig = i
-					}
-				}
-				if in < 0 || orig < 0 {
-					return fmt.Errorf("%s:1: no \"input file\" and \"original name\" columns", name)
-				}
-				for {
-					rec, err := cr.Read()
-					if errors.Is(err, io.EOF) {
-						return nil
-					}
-					if err != nil {
-						return csvError(name, err)
-					}
-					if in < len(rec) && orig < len(rec) {
-						m[strings.TrimSpace(rec[in])] = strings.TrimSpace(rec[orig])
-					}
-				}
-			})
+			rows, err := readColumns(p, "input file", "original name")
 			if err != nil {
 				return nil, err
+			}
+			m := make(map[string]string, len(rows))
+			for _, c := range rows {
+				m[c.Vals[0]] = c.Vals[1]
 			}
 			out[tr] = m
 			break
 		}
 	}
 	return out, nil
-}
-
-func csvError(name string, err error) error {
-	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		return fmt.Errorf("%s:%d: %w (a truncated or corrupted file?)", name, pe.StartLine, pe.Err)
-	}
-	return fmt.Errorf("%s: %w", name, err)
 }
 
 // The shapes of AWS result files.
@@ -643,41 +607,13 @@ func (ac *awsContext) nameMap(track string, year int) (map[string]string, error)
 		ac.maps[track] = nil
 		return nil, nil
 	}
-	var order [][2]string
-	err := EachCSV(f, func(name string, r io.Reader) error {
-		cr := csv.NewReader(r)
-		cr.FieldsPerRecord = -1
-		head, err := cr.Read()
-		if err != nil {
-			return csvError(name, err)
-		}
-		ci, si := -1, -1
-		for i, h := range head {
-			switch strings.ToLower(strings.TrimSpace(h)) {
-			case "competition name":
-				ci = i
-			case "smtlib name":
-				si = i
-			}
-		}
-		if ci < 0 || si < 0 {
-			return fmt.Errorf("%s:1: want the columns \"competition name\" and \"smtlib name\"", name)
-		}
-		for {
-			rec, err := cr.Read()
-			if errors.Is(err, io.EOF) {
-				return nil
-			}
-			if err != nil {
-				return csvError(name, err)
-			}
-			if ci < len(rec) && si < len(rec) {
-				order = append(order, [2]string{strings.TrimSpace(rec[ci]), strings.TrimSpace(rec[si])})
-			}
-		}
-	})
+	rows, err := readColumns(f, "competition name", "smtlib name")
 	if err != nil {
 		return nil, fmt.Errorf("map: %w", err)
+	}
+	order := make([][2]string, len(rows))
+	for i, c := range rows {
+		order[i] = [2]string{c.Vals[0], c.Vals[1]}
 	}
 	m := map[string]string{}
 	firstOf, lastOf := map[string]string{}, map[string]string{}

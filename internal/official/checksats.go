@@ -1,9 +1,7 @@
 package official
 
 import (
-	"encoding/csv"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 )
@@ -13,43 +11,21 @@ import (
 // benchmark,num_check_sat with paths below incremental/), keyed by library
 // path.
 func ReadCheckSats(path string) (map[string]int, error) {
-	out := map[string]int{}
-	err := EachCSV(path, func(name string, r io.Reader) error {
-		cr := csv.NewReader(r)
-		head, err := cr.Read()
+	rows, err := readColumns(path, "benchmark", "num_check_sat")
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]int, len(rows))
+	for _, c := range rows {
+		n, err := strconv.Atoi(c.Vals[1])
 		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
+			return nil, fmt.Errorf("%s:%d: num_check_sat %q: %w", c.File, c.Line, c.Vals[1], err)
 		}
-		bi, ni := -1, -1
-		for i, h := range head {
-			switch strings.TrimSpace(h) {
-			case "benchmark":
-				bi = i
-			case "num_check_sat":
-				ni = i
-			}
+		p := strings.TrimPrefix(c.Vals[0], "./")
+		if !strings.HasPrefix(p, "incremental/") {
+			p = "incremental/" + p
 		}
-		if bi < 0 || ni < 0 {
-			return fmt.Errorf("%s: want columns benchmark and num_check_sat", name)
-		}
-		for {
-			rec, err := cr.Read()
-			if err == io.EOF {
-				return nil
-			}
-			if err != nil {
-				return fmt.Errorf("%s: %w", name, err)
-			}
-			n, err := strconv.Atoi(strings.TrimSpace(rec[ni]))
-			if err != nil {
-				return fmt.Errorf("%s: %q: %w", name, rec[ni], err)
-			}
-			p := strings.TrimPrefix(rec[bi], "./")
-			if !strings.HasPrefix(p, "incremental/") {
-				p = "incremental/" + p
-			}
-			out[p] = n
-		}
-	})
-	return out, err
+		out[p] = n
+	}
+	return out, nil
 }
