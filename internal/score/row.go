@@ -35,8 +35,16 @@ type Row struct {
 	CoreSize      int
 	CoreErroneous bool
 	// Model-validation track: the validator's verdict, VALID, INVALID or
-	// UNKNOWN ("" when there was none).
-	Model string
+	// UNKNOWN ("" when there was none), and from 2020 its error and
+	// exception columns (model_validator_error, model_validator_exception),
+	// which the official script reads.
+	Model, ModelError, ModelException string
+
+	// Job is the file of a multi-file export the row came from (the
+	// importer's Extra "job file", e.g. Job_info_2019.csv of 2020), and
+	// Pair the source's pair id: the official computation of a year keeps
+	// or patches rows by them (official2020.go, Patch).
+	Job, Pair string
 }
 
 // RowOf builds a Row from a stored result's fields; extra is the JSON
@@ -95,6 +103,11 @@ func RowOf(solver, path, status, answer, expected string, cpu, wall float64, ext
 	if r.Model == "-" {
 		r.Model = ""
 	}
+	r.ModelError, r.ModelException = str("model_validator_error"), str("model_validator_exception")
+	if _, ok := x["model_validator_exception"]; !ok && r.ModelError != "" {
+		r.ModelException = noException
+	}
+	r.Job, r.Pair = str("job file"), str("pair id")
 	return r, nil
 }
 

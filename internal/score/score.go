@@ -74,6 +74,13 @@ type Options struct {
 	Solvers Registry
 	// MemLimit is the memory limit in GB the pages report (default 60).
 	MemLimit int
+	// Exclude are the published lists of benchmarks left out of scoring
+	// (and answer patches), applied in order before anything else.
+	Exclude []Exclusion
+	// Experimental names the experimental divisions (2020's
+	// experimental.csv): scored and published, but marked so on the
+	// competition-wide pages, whose winners come from the others.
+	Experimental []string
 }
 
 // Report is a track's scores: every division with its rankings, and the
@@ -97,6 +104,11 @@ type Report struct {
 	// 2018 §7.5: the competition-wide score, best first, per kind.
 	CompetitionWide map[Kind][]WideScore
 	Recognitions    []Recognition
+	// Excluded counts the rows each exclusion removed (or patched), then
+	// those the year's official computation did not score (--compat
+	// official: e.g. 2020's 2019 job of the unsat-core track).
+	Excluded     []Excluded
+	Experimental map[string]bool
 }
 
 // Division is one division's scores.
@@ -243,6 +255,8 @@ func TimeLimit(rules, year int, track benchmark.Track) float64 {
 	switch year {
 	case 2019:
 		return 2400
+	case 2020:
+		return 1200 // make_mds.sh: TIME=1200 on every track
 	case 2018:
 		if track == benchmark.SingleQuery {
 			return 1200
@@ -290,8 +304,22 @@ func Score(rows []Row, o Options) (*Report, error) {
 	if o.MemLimit <= 0 {
 		o.MemLimit = 60
 	}
+	rows, excluded := applyExclusions(rows, o.Exclude)
+	if o.Compat == Official {
+		var dropped []Excluded
+		rows, dropped = keepOfficialRows(rows, o)
+		excluded = append(excluded, dropped...)
+	}
 	s := newScorer(rows, o, rules)
-	return s.report(), nil
+	rep := s.report()
+	rep.Excluded = excluded
+	if len(o.Experimental) > 0 {
+		rep.Experimental = map[string]bool{}
+		for _, d := range o.Experimental {
+			rep.Experimental[d] = true
+		}
+	}
+	return rep, nil
 }
 
 func trackOf(rules int, t benchmark.Track) bool {

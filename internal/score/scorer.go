@@ -73,6 +73,7 @@ type rec struct {
 	status, answer   uint8
 	expected, model  uint8
 	coreErr, removed bool
+	mvErr            bool // officially (2020 on) a model-validation error
 }
 
 type benchInfo struct {
@@ -155,7 +156,7 @@ func newScorer(rows []Row, o Options, rules int) *scorer {
 			cpu: r.CPU, wall: r.Wall, solver: si, bench: bi,
 			correct: int32(r.CorrectAnswers), wrong: int32(r.WrongAnswers), checks: int32(r.CheckSats), reduct: int32(r.Reduction),
 			status: parseStatus(r.Status), answer: parseAnswer(r.Answer), expected: parseAnswer(r.Expected),
-			model: parseModel(r.Model), coreErr: r.CoreErroneous,
+			model: parseModel(r.Model), coreErr: r.CoreErroneous, mvErr: officialModelError(r),
 		})
 	}
 	// Divisions.

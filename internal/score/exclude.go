@@ -1,0 +1,151 @@
+package score
+
+import (
+	"bufio"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Exclusion is a published list of benchmarks left out of scoring (the
+// organisers' blacklists, e.g. SMT-COMP 2020's benchmarks in the wrong
+// logic or with non-linear terms), or a patch of results (2020's
+// SQ-wrong-sat-result.csv: pairs whose answer the post-processor got
+// wrong, with the answer to use).
+type Exclusion struct {
+	Name       string          // where it came from (the file, or archive:member)
+	Benchmarks map[string]bool // ExcludeKey of each benchmark
+	// Patch maps a pair id to the answer to use instead of the row's.
+	Patch map[string]string
+}
+
+// Excluded counts the rows an exclusion (or an official choice of rows)
+// removed or, for a patch, changed.
+type Excluded struct {
+	Name string
+	Rows int
+}
+
+// ExcludeKey is the form in which an excluded benchmark is compared: its
+// path below the StarExec space or the library's (non-)incremental
+// directory, without "./". The organisers' filter_result_csv.py compares
+// the benchmark column without its first component (the space) with the
+// list's lines without "./"; library paths, StarExec paths and the lists'
+// lines all map to the same key.
+func ExcludeKey(p string) string {
+	p = strings.TrimSpace(strings.ReplaceAll(p, "\\", "/"))
+	p = strings.TrimPrefix(p, "./")
+	if first, rest, ok := strings.Cut(p, "/"); ok && !isLogicName(first) {
+		p = rest
+	}
+	return p
+}
+
+// isLogicName says whether a path component is an SMT-LIB logic (QF_BV,
+// UFDTLIRA): capital letters, digits and underscores. A space name
+// ("Competition - Incremental Track") or the library's "incremental" and
+// "non-incremental" directories are not.
+func isLogicName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// ParseExclusion reads an exclusion list: one benchmark path a line, in
+// any of the forms the organisers published (LOGIC/family/x.smt2,
+// ./LOGIC/..., a StarExec path with its space, a library path); blank
+// lines and lines starting with # are skipped. A CSV with "pair id" and
+// "result" columns (SQ-wrong-sat-result.csv) is read as a patch instead.
+func ParseExclusion(name string, r io.Reader) (Exclusion, error) {
+	br := bufio.NewReader(r)
+	head, _ := br.Peek(200)
+	ex := Exclusion{Name: name}
+	if first, _, _ := strings.Cut(string(head), "\n"); strings.Contains(first, "pair id") && strings.Contains(first, "result") {
+		cr := csv.NewReader(br)
+		cr.FieldsPerRecord = -1
+		h, err := cr.Read()
+		if err != nil {
+			return ex, fmt.Errorf("%s:1: %w", name, err)
+		}
+		pi, ri := -1, -1
+		for i, c := range h {
+			switch strings.TrimSpace(c) {
+			case "pair id":
+				pi = i
+			case "result":
+				ri = i
+			}
+		}
+		ex.Patch = map[string]string{}
+		for line := 2; ; line++ {
+			rec, err := cr.Read()
+			if err == io.EOF {
+				return ex, nil
+			}
+			if err != nil {
+				return ex, fmt.Errorf("%s:%d: %w", name, line, err)
+			}
+			if pi >= len(rec) || ri >= len(rec) {
+				return ex, fmt.Errorf("%s:%d: %d fields, want pair id and result", name, line, len(rec))
+			}
+			ex.Patch[strings.TrimSpace(rec[pi])] = strings.TrimSpace(rec[ri])
+		}
+	}
+	ex.Benchmarks = map[string]bool{}
+	sc := bufio.NewScanner(br)
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	for sc.Scan() {
+		l := strings.TrimSpace(sc.Text())
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		ex.Benchmarks[ExcludeKey(l)] = true
+	}
+	if err := sc.Err(); err != nil {
+		return ex, fmt.Errorf("%s: %w", name, err)
+	}
+	return ex, nil
+}
+
+// applyExclusions removes the rows of excluded benchmarks and patches the
+// answers of patched pairs, counting per exclusion (a row is counted by
+// the first list that names it).
+func applyExclusions(rows []Row, exs []Exclusion) ([]Row, []Excluded) {
+	if len(exs) == 0 {
+		return rows, nil
+	}
+	counts := make([]Excluded, len(exs))
+	for i, ex := range exs {
+		counts[i].Name = ex.Name
+	}
+	kept := make([]Row, 0, len(rows))
+	for _, r := range rows {
+		drop := false
+		key := ExcludeKey(r.Benchmark)
+		for i, ex := range exs {
+			if ex.Patch != nil {
+				if a, ok := ex.Patch[r.Pair]; ok && r.Pair != "" {
+					r.Answer = a
+					counts[i].Rows++
+				}
+				continue
+			}
+			if ex.Benchmarks[key] {
+				counts[i].Rows++
+				drop = true
+				break
+			}
+		}
+		if !drop {
+			kept = append(kept, r)
+		}
+	}
+	return kept, counts
+}
