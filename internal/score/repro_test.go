@@ -106,7 +106,6 @@ func diffPages(want, got string) []string {
 	return out
 }
 
-
 // comparePages compares every published page of a track in dir with the
 // page computed from rep, field by field and then byte for byte, and
 // reports each difference as a test error. Pages named in known are
@@ -164,8 +163,8 @@ func comparePages(t *testing.T, rep *score.Report, dir string, track benchmark.T
 			if isKnown {
 				t.Errorf("%s: listed as a known difference (%s) but reproduced byte for byte", name, why)
 			}
-		case isKnown:
-			t.Logf("%s: same fields, other bytes, as documented (%s)", name, why)
+		case isKnown && strings.TrimRight(got, "\n") == strings.TrimRight(withoutFootnotes(string(want)), "\n"):
+			t.Logf("%s: the same but for the published errorFootnote lines, as documented (%s)", name, why)
 		default:
 			t.Errorf("%s: same fields, other bytes:\n%s", name, got)
 		}
@@ -176,4 +175,16 @@ func comparePages(t *testing.T, rep *score.Report, dir string, track benchmark.T
 		}
 	}
 	return n, ok, exact
+}
+
+// withoutFootnotes drops the errorFootnote lines that the organisers wrote
+// into some published pages by hand (2020): no script computes them.
+func withoutFootnotes(page string) string {
+	var out []string
+	for _, l := range strings.Split(page, "\n") {
+		if !strings.HasPrefix(l, "  errorFootnote: ") {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
 }
