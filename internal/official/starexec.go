@@ -18,25 +18,28 @@ import (
 // the results table. The benchmark column ("Competition - Unsat Core
 // Track/AUFNIRA/FFT/x.smt2") becomes a library path; every other column is
 // kept in Extra (JSON) for scoring, with the archive member the row came
-// from as "job file" when the archive holds several. A result is keyed by
+// from as "job file" (2020's archives hold three job exports, which the
+// official scoring combines by file: internal/score/official2020.go). A result is keyed by
 // year, track, solver, configuration, benchmark and pair id.
 func ImportStarExec(ctx context.Context, st store.Store, path string, opts Options) (Stats, error) {
 	if err := opts.defaults(path, true, true); err != nil {
 		return Stats{}, err
 	}
-	var members []string
-	if err := EachCSV(path, func(name string, _ io.Reader) error { members = append(members, name); return nil }); err != nil {
-		return Stats{}, err
-	}
 	b := &batcher{ctx: ctx, st: st}
 	err := EachCSV(path, func(name string, r io.Reader) error {
 		member := ""
-		if len(members) > 1 {
-			member = name[strings.LastIndexByte(name, ':')+1:]
+		if name != path {
+			member = name[len(path)+1:]
 		}
 		return importCSV(b, name, member, r, opts)
 	})
 	if err != nil {
+		// The rows read before the damage are whole: store them, so that
+		// the counts say what the store holds, and a later import of the
+		// intact file adds only the rest.
+		if ferr := b.flush(); ferr != nil {
+			return b.stats, errors.Join(err, ferr)
+		}
 		return b.stats, err
 	}
 	return b.stats, b.flush()
@@ -84,8 +87,8 @@ func importCSV(b *batcher, name, member string, r io.Reader, opts Options) error
 		}
 		return ""
 	}
+	line := 1
 	for {
-		line, _ := cr.FieldPos(0)
 		rec, err := cr.Read()
 		if err == io.EOF {
 			return nil
@@ -95,7 +98,9 @@ func importCSV(b *batcher, name, member string, r io.Reader, opts Options) error
 			if errors.As(err, &pe) {
 				return fmt.Errorf("%s:%d: %w (a truncated or corrupted file?)", name, pe.StartLine, pe.Err)
 			}
-			return fmt.Errorf("%s: %w", name, err)
+			// The file itself broke off (a truncated archive): name the
+			// line after the last whole row.
+			return fmt.Errorf("%s:%d: %w (a truncated or corrupted file?)", name, line+1, err)
 		}
 		line, _ = cr.FieldPos(0)
 		if len(rec) > len(header) && strings.TrimSpace(header[len(header)-1]) == "model_validator_exception" {
