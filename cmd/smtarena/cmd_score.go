@@ -18,25 +18,25 @@ import (
 
 // ScoreOptions are the flags of `smtarena score`.
 type ScoreOptions struct {
-	DB          string
-	Config      string // competition.toml: its solvers, rules and name
-	Rules       int
-	Competition string
-	Year        int
-	Track       string
-	Division    string
-	Compat      string
-	Format      string
-	Solvers     string  // registration table (solvers_divisions_final.csv)
-	Teams       string  // canon_solvers.json
-	Divisions   string  // divisions.json
-	CheckSats   string  // incremental_num_check_sat.csv(.tar.xz)
-	TimeLimit   float64 // seconds; 0: the competition's or the rules'
-	Cores       int
-	Out         string // yaml: write the pages into this directory
-	Date        string // the pages' resultdate
-	Exclude     []string // exclusion lists (blacklists, answer patches)
-	Experimental string  // experimental.csv, or a comma-separated list of divisions
+	DB           string
+	Config       string // competition.toml: its solvers, rules and name
+	Rules        int
+	Competition  string
+	Year         int
+	Track        string
+	Division     string
+	Compat       string
+	Format       string
+	Solvers      string  // registration table (solvers_divisions_final.csv)
+	Teams        string  // canon_solvers.json
+	Divisions    string  // divisions.json
+	CheckSats    string  // incremental_num_check_sat.csv(.tar.xz)
+	TimeLimit    float64 // seconds; 0: the competition's or the rules'
+	Cores        int
+	Out          string   // yaml: write the pages into this directory
+	Date         string   // the pages' resultdate
+	Exclude      []string // exclusion lists (blacklists, answer patches)
+	Experimental string   // experimental.csv, or a comma-separated list of divisions
 }
 
 func newScoreCmd(io streams) *cobra.Command {
