@@ -42,6 +42,18 @@ const (
 // Rows without a job file (other exports, smtarena's own runs) are all
 // kept. It returns the rows kept and the number dropped by each reason.
 func keepOfficialRows(rows []Row, o Options) ([]Row, []Excluded) {
+	if o.Year >= 2022 {
+		// score.py from 2022: "data_new['solver_id'] =
+		// data['configuration_id']": a solver is its configuration, as
+		// the registration's Config ID columns name it.
+		for i := range rows {
+			if c := rows[i].Config; c != "" {
+				if _, ok := o.Solvers[c]; ok {
+					rows[i].Solver = c
+				}
+			}
+		}
+	}
 	if o.Year != 2020 {
 		return rows, nil
 	}

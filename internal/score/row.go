@@ -45,6 +45,9 @@ type Row struct {
 	// Pair the source's pair id: the official computation of a year keeps
 	// or patches rows by them (official2020.go, Patch).
 	Job, Pair string
+	// Config is the source's configuration id (StarExec's "configuration
+	// id"): from 2022 the official script names and ranks solvers by it.
+	Config string
 }
 
 // RowOf builds a Row from a stored result's fields; extra is the JSON
@@ -107,7 +110,7 @@ func RowOf(solver, path, status, answer, expected string, cpu, wall float64, ext
 	if _, ok := x["model_validator_exception"]; !ok && r.ModelError != "" {
 		r.ModelException = noException
 	}
-	r.Job, r.Pair = str("job file"), str("pair id")
+	r.Job, r.Pair, r.Config = str("job file"), str("pair id"), str("configuration id")
 	return r, nil
 }
 

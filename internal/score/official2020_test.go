@@ -1,0 +1,99 @@
+package score
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/smtarena/smtarena/internal/benchmark"
+)
+
+func TestExcludeKey(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"QF_LIA/fam/x.smt2", "QF_LIA/fam/x.smt2"},
+		{"./QF_LIA/fam/x.smt2", "QF_LIA/fam/x.smt2"},
+		{"non-incremental/QF_LIA/fam/x.smt2", "QF_LIA/fam/x.smt2"},
+		{"incremental/ALIA/fam/x.smt2", "ALIA/fam/x.smt2"},
+		{"Competition - Unsat Core track/QF_LIA/fam/x.smt2", "QF_LIA/fam/x.smt2"},
+		{"  QF_BV/a b/x.smt2\r", "QF_BV/a b/x.smt2"},
+	} {
+		if got := ExcludeKey(c.in); got != c.want {
+			t.Errorf("ExcludeKey(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestExclusions(t *testing.T) {
+	list, err := ParseExclusion("bl.txt", strings.NewReader("# comment\n./QF_LIA/a/1.smt2\n\nQF_LIA/a/2.smt2\n"))
+	if err != nil || len(list.Benchmarks) != 2 {
+		t.Fatalf("%+v %v", list, err)
+	}
+	patch, err := ParseExclusion("p.csv", strings.NewReader("pair id,benchmark,solver,configuration,result\n7,X/QF_LIA/a/3.smt2,s,c,starexec-unknown\n"))
+	if err != nil || patch.Patch["7"] != "starexec-unknown" {
+		t.Fatalf("%+v %v", patch, err)
+	}
+	rows := []Row{
+		{Solver: "s", Benchmark: "non-incremental/QF_LIA/a/1.smt2", Answer: "sat"},
+		{Solver: "t", Benchmark: "non-incremental/QF_LIA/a/1.smt2", Answer: "sat"},
+		{Solver: "s", Benchmark: "non-incremental/QF_LIA/a/2.smt2", Answer: "sat"},
+		{Solver: "s", Benchmark: "non-incremental/QF_LIA/a/3.smt2", Answer: "sat", Pair: "7"},
+		{Solver: "s", Benchmark: "non-incremental/QF_LIA/a/4.smt2", Answer: "sat", Pair: "8"},
+	}
+	kept, counts := applyExclusions(rows, []Exclusion{list, patch})
+	if len(kept) != 2 || kept[0].Answer != "starexec-unknown" || kept[1].Answer != "sat" {
+		t.Errorf("kept %+v", kept)
+	}
+	if counts[0] != (Excluded{"bl.txt", 3}) || counts[1] != (Excluded{"p.csv", 1}) {
+		t.Errorf("counts %+v", counts)
+	}
+}
+
+func TestOfficialModelError(t *testing.T) {
+	for _, c := range []struct {
+		model, err, exc string
+		want            bool
+	}{
+		{"VALID", "none", "-", false},
+		{"INVALID", "wrong_model", "-", true},
+		{"INVALID", "unhandled_exception", "Line 1, Col 0: sat expected", false},
+		{"INVALID", "unhandled_exception", "Line 3, Col 1: ( expected", false},
+		{"INVALID", "unhandled_exception", "-", false},
+		{"INVALID", "unhandled_exception", "Undefined function x", true},
+		{"UNKNOWN", "unhandled_exception", "Undefined function x", false},
+	} {
+		r := Row{Model: c.model, ModelError: c.err, ModelException: c.exc}
+		if got := officialModelError(&r); got != c.want {
+			t.Errorf("%+v: %t, want %t", c, got, c.want)
+		}
+	}
+}
+
+func TestOfficialRows2020(t *testing.T) {
+	rows := []Row{
+		{Solver: "1", Benchmark: "incremental/QF_ANIA/a/2.smt2", Job: "Job_info_2019.csv"},
+		{Solver: "2", Benchmark: "incremental/QF_ANIA/a/1.smt2", Job: "Job_info_fixed.csv"},
+		{Solver: "3", Benchmark: "incremental/QF_ANIA/a/1.smt2", Job: "Job_info_orig.csv"},
+		{Solver: "4", Benchmark: "incremental/QF_BV/a/1.smt2", Job: "Job_info_2019.csv"},
+	}
+	kept, dropped := keepOfficialRows(append([]Row(nil), rows...), Options{Year: 2020, Track: benchmark.Incremental})
+	var got []string
+	for _, r := range kept {
+		got = append(got, r.Solver)
+	}
+	// sorted by benchmark (QF_ANIA/a/1 before QF_BV/a/1), the main job
+	// before the fixed one; the 2019 job's QF_ANIA row dropped
+	if strings.Join(got, ",") != "3,2,4" || len(dropped) != 1 || dropped[0].Rows != 1 {
+		t.Errorf("incremental: kept %v, dropped %+v", got, dropped)
+	}
+	kept, dropped = keepOfficialRows(append([]Row(nil), rows...), Options{Year: 2020, Track: benchmark.UnsatCore})
+	if len(kept) != 2 || dropped[0].Rows != 2 {
+		t.Errorf("unsat-core: kept %+v, dropped %+v", kept, dropped)
+	}
+	if kept, dropped := keepOfficialRows(append([]Row(nil), rows...), Options{Year: 2019, Track: benchmark.UnsatCore}); len(kept) != 4 || dropped != nil {
+		t.Errorf("2019: kept %+v, dropped %+v", kept, dropped)
+	}
+	reg := Registry{"900": {Name: "S-conf"}}
+	kept, _ = keepOfficialRows([]Row{{Solver: "1", Config: "900"}, {Solver: "2", Config: "901"}}, Options{Year: 2022, Solvers: reg})
+	if kept[0].Solver != "900" || kept[1].Solver != "2" {
+		t.Errorf("2022: %+v", kept)
+	}
+}
