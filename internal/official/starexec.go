@@ -55,15 +55,45 @@ var commonColumns = map[string]bool{"benchmark": true, "solver": true,
 // StarExecPath maps a StarExec benchmark column to a library path: the
 // first component is the space ("Competition - Incremental Track").
 func StarExecPath(bench, track string) string {
-	rest := bench
-	if i := strings.IndexByte(bench, '/'); i >= 0 {
-		rest = bench[i+1:]
+	rest := strings.TrimPrefix(bench, "./")
+	// The first component is StarExec's space ("Competition - Unsat Core
+	// Track"), unless the export was processed and starts at the logic
+	// (score.py tells them apart the same way: a logic is upper case).
+	if i := strings.IndexByte(rest, '/'); i >= 0 && !isLogic(rest[:i]) {
+		rest = rest[i+1:]
 	}
 	if strings.Contains(track, "incremental") && !strings.Contains(track, "non-incremental") {
 		return "incremental/" + rest
 	}
 	return "non-incremental/" + rest
 }
+
+// isLogic says whether a path component is an SMT-LIB logic name.
+func isLogic(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// columnName is the name a StarExec header column is known by: trimmed,
+// lower case, underscores as spaces (score.py's own files write
+// cpu_time, pair_id), without a byte-order mark.
+func columnName(h string) string {
+	h = strings.TrimPrefix(strings.TrimSpace(h), "\ufeff")
+	return strings.ReplaceAll(strings.ToLower(h), "_", " ")
+}
+
+// The columns an export must have. "pair id" and "status" are not among
+// them: some exports and the organisers' joined files lack them (a row is
+// then keyed without a pair id; no status is a complete run); "expected"
+// is missing from every incremental export.
+var requiredColumns = []string{"benchmark", "solver", "cpu time", "wallclock time", "result"}
 
 func importCSV(b *batcher, name, member string, r io.Reader, opts Options) error {
 	cr := csv.NewReader(r)
@@ -74,9 +104,30 @@ func importCSV(b *batcher, name, member string, r io.Reader, opts Options) error
 	}
 	col := map[string]int{}
 	for i, h := range header {
-		col[strings.TrimSpace(h)] = i
+		c := columnName(h)
+		if _, dup := col[c]; !dup {
+			col[c] = i
+		}
 	}
-	for _, need := range []string{"pair id", "benchmark", "solver", "status", "cpu time", "wallclock time", "result"} {
+	// 2023's exports split a custom column "key=a=b" into a column "key=a"
+	// holding "b" (StarExec cut at the last "="); the organisers'
+	// fix_starexec_custom_column.py merged the "key=..." columns into
+	// "key", the last of them (in header order) giving the value. The
+	// split columns are kept as they are too.
+	custom := map[string][]int{}
+	var customOrder []string
+	for i, h := range header {
+		if base, _, ok := strings.Cut(strings.TrimSpace(h), "="); ok {
+			if _, plain := col[columnName(base)]; plain {
+				continue
+			}
+			if custom[base] == nil {
+				customOrder = append(customOrder, base)
+			}
+			custom[base] = append(custom[base], i)
+		}
+	}
+	for _, need := range requiredColumns {
 		if _, ok := col[need]; !ok {
 			return fmt.Errorf("%s:1: no %q column: not a StarExec job export", name, need)
 		}
@@ -131,7 +182,8 @@ func importCSV(b *batcher, name, member string, r io.Reader, opts Options) error
 		}
 		cpu, wall, mem := num("cpu time"), num("wallclock time"), num("memory usage")
 		pair, bench, solver := strings.TrimSpace(get(rec, "pair id")), get(rec, "benchmark"), get(rec, "solver")
-		if pair == "" || bench == "" || solver == "" {
+		_, hasPair := col["pair id"]
+		if (hasPair && pair == "") || bench == "" || solver == "" {
 			bad = append(bad, "an empty pair id, benchmark or solver")
 		}
 		if len(bad) > 0 {
@@ -139,9 +191,15 @@ func importCSV(b *batcher, name, member string, r io.Reader, opts Options) error
 			continue
 		}
 		extra := map[string]string{}
-		for h, i := range col {
-			if !commonColumns[h] && i < len(rec) {
-				extra[h] = rec[i]
+		for i, h := range header {
+			if c := columnName(h); !commonColumns[c] && i < len(rec) {
+				extra[strings.TrimSpace(h)] = rec[i]
+			}
+		}
+		for _, base := range customOrder {
+			is := custom[base]
+			if last := is[len(is)-1]; last < len(rec) {
+				extra[base] = rec[last]
 			}
 		}
 		if member != "" {

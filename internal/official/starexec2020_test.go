@@ -2,6 +2,9 @@ package official
 
 import (
 	"archive/tar"
+	"archive/zip"
+	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/csv"
 	"io"
@@ -190,5 +193,107 @@ func TestImportStarExecTruncated(t *testing.T) {
 	}
 	if s2.Rows != 101 || s2.Added != 100 || s2.Unusable() != 1 || s2.Problems[0].Line != 102 || !strings.HasSuffix(s2.Problems[0].File, "Job_info_fixed.csv") {
 		t.Errorf("truncated CSV: %+v", s2)
+	}
+}
+
+// TestImportStarExecShapes imports the column sets and forms of the
+// StarExec exports of 2015-2023: no expected column (incremental), no
+// pair id, columns written with underscores, a processed benchmark column
+// starting at the logic, "--" results and times, 2023's split custom
+// columns ("model_validator_exception=Line 1, Col 0" holding " sat
+// expected"), CRLF line ends, and a zip and a .csv.gz of one.
+func TestImportStarExecShapes(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		name, data string
+		rows       int
+		check      func(t *testing.T, rs []store.Result)
+	}{
+		{"2016/Incremental_Track.csv", "pair id,benchmark,benchmark id,solver,solver id,configuration,configuration id,status,cpu time,wallclock time,memory usage,result,wrong-answers,correct-answers\n" +
+			"1,Competition - Incremental Track/QF_BV/f/a.smt2,7,S,11,default,12,timeout (wallclock),1200.1,1200.0,100,--,0,3\n", 1,
+			func(t *testing.T, rs []store.Result) {
+				r := rs[0]
+				if r.BenchmarkPath != "incremental/QF_BV/f/a.smt2" || r.Expected != "" || r.Answer != "--" || !strings.Contains(r.Extra, `"correct-answers":"3"`) {
+					t.Errorf("%+v", r)
+				}
+			}},
+		{"2023/raw-results-sq.csv", "benchmark,solver,configuration,status,cpu time,wallclock time,memory usage,result,expected\r\n" +
+			"QF_LIA/f/a.smt2,S,default,complete,1.5,1.6,100,sat,sat\r\nQF_LIA/f/b.smt2,S,default,complete,--,--,-,starexec-unknown,starexec-unknown\r\n", 2,
+			func(t *testing.T, rs []store.Result) {
+				if rs[0].BenchmarkPath != "non-incremental/QF_LIA/f/a.smt2" || rs[0].CPU != 1.5 || rs[1].CPU != 0 || rs[1].Expected != "starexec-unknown" {
+					t.Errorf("%+v", rs)
+				}
+			}},
+		{"2021/results-uc.csv", "pair_id,benchmark,solver,solver_id,status,cpu_time,wallclock_time,result,expected,reduction\n" +
+			"5,Competition - Unsat Core Track/UF/f/a.smt2,S,11,complete,1,1,unsat,unsat,4\n", 1,
+			func(t *testing.T, rs []store.Result) {
+				if !strings.HasSuffix(rs[0].SourceKey, "\x1f5") || !strings.Contains(rs[0].Extra, `"solver_id":"11"`) {
+					t.Errorf("%+v", rs[0])
+				}
+			}},
+		{"2023/Model_Validation_Track.csv", "pair id,benchmark,solver,status,cpu time,wallclock time,result,expected,model_validator_status,model_validator_error,\"model_validator_exception=Line 1, Col 0: sat\",model_validator_exception=x\n" +
+			"9,Competition/QF_BV/f/a.smt2,S,complete,1,1,sat,sat,INVALID,unhandled_exception, expected,\n", 1,
+			func(t *testing.T, rs []store.Result) {
+				if !strings.Contains(rs[0].Extra, `"model_validator_exception":""`) || !strings.Contains(rs[0].Extra, `"model_validator_exception=Line 1, Col 0: sat":" expected"`) {
+					t.Errorf("%+v", rs[0])
+				}
+			}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			f := filepath.Join(dir, c.name)
+			if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(f, []byte(c.data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			st := openStore(t)
+			s, err := ImportStarExec(ctx, st, f, Options{})
+			if err != nil || s.Rows != c.rows || s.Added != c.rows {
+				t.Fatalf("%+v %v", s, err)
+			}
+			rs, err := st.Results(ctx, store.ResultFilter{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.check(t, rs)
+		})
+	}
+	// The StarExec download (a zip with JobN/JobN_info.csv, here with a
+	// macOS member) and a gzipped export.
+	data := "pair id,benchmark,solver,status,cpu time,wallclock time,result,expected\n1,Sp/QF_UF/f/a.smt2,S,complete,1,1,sat,sat\n2,Sp/QF_UF/f/b.smt2,S,complete,1,1,unsat,unsat\n"
+	dir := filepath.Join(t.TempDir(), "2018", "Main_Track")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var zb bytes.Buffer
+	zw := zip.NewWriter(&zb)
+	for _, m := range []string{"Job1/Job1_info.csv", "__MACOSX/Job1/._Job1_info.csv"} {
+		w, err := zw.Create(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.WriteString(w, data)
+	}
+	zw.Close()
+	var gb bytes.Buffer
+	gw := gzip.NewWriter(&gb)
+	io.WriteString(gw, data)
+	gw.Close()
+	for name, b := range map[string][]byte{"Job1_info.zip": zb.Bytes(), "Job1_info.csv.gz": gb.Bytes()} {
+		f := filepath.Join(dir, name)
+		if err := os.WriteFile(f, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		st := openStore(t)
+		s, err := ImportStarExec(ctx, st, f, Options{})
+		if err != nil || s.Rows != 2 || s.Added != 2 {
+			t.Errorf("%s: %+v %v", name, s, err)
+		}
+		rs, _ := st.Results(ctx, store.ResultFilter{Year: 2018, Track: "single-query"})
+		if len(rs) != 2 {
+			t.Errorf("%s: %d results of 2018's single-query track", name, len(rs))
+		}
 	}
 }

@@ -66,7 +66,17 @@ func RowOf(solver, path, status, answer, expected string, cpu, wall float64, ext
 		return r, fmt.Errorf("%s: extra columns: %w", path, err)
 	}
 	str := func(k string) string {
-		switch v := x[k].(type) {
+		v, ok := x[k]
+		if !ok {
+			// files written with underscores for spaces (solver_id) or
+			// the other way round
+			if alt := strings.ReplaceAll(k, " ", "_"); alt != k {
+				v = x[alt]
+			} else {
+				v = x[strings.ReplaceAll(k, "_", " ")]
+			}
+		}
+		switch v := v.(type) {
 		case string:
 			return strings.TrimSpace(v)
 		case float64:
