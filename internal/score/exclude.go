@@ -18,6 +18,17 @@ type Exclusion struct {
 	Benchmarks map[string]bool // ExcludeKey of each benchmark
 	// Patch maps a pair id to the answer to use instead of the row's.
 	Patch map[string]string
+	// Status maps a benchmark (ExcludeKey) to the status the organisers
+	// decided for it (2021-2023's sq-disagreements-decision.csv,
+	// "benchmark,decided status"; process_results.py -d).
+	Status map[string]string
+	// WrongIncremental maps an incremental benchmark to the solver id
+	// whose answers the organisers found wrong (inc-disagreements-
+	// decision.csv, "benchmark,wrong answers,solver,solver id";
+	// process_results.py -i sets its wrong answers to 1 and its correct
+	// ones to 0; a later line of the same benchmark replaces an earlier
+	// one, as there).
+	WrongIncremental map[string]string
 }
 
 // Excluded counts the rows an exclusion (or an official choice of rows)
@@ -67,7 +78,11 @@ func ParseExclusion(name string, r io.Reader) (Exclusion, error) {
 	br := bufio.NewReader(r)
 	head, _ := br.Peek(200)
 	ex := Exclusion{Name: name}
-	if first, _, _ := strings.Cut(string(head), "\n"); strings.Contains(first, "pair id") && strings.Contains(first, "result") {
+	first, _, _ := strings.Cut(string(head), "\n")
+	if strings.HasPrefix(first, "benchmark,") && (strings.Contains(first, "decided status") || strings.Contains(first, "wrong answers")) {
+		return parseDecision(name, br, strings.Contains(first, "wrong answers"))
+	}
+	if strings.Contains(first, "pair id") && strings.Contains(first, "result") {
 		cr := csv.NewReader(br)
 		cr.FieldsPerRecord = -1
 		h, err := cr.Read()
@@ -106,12 +121,61 @@ func ParseExclusion(name string, r io.Reader) (Exclusion, error) {
 		if l == "" || strings.HasPrefix(l, "#") {
 			continue
 		}
-		ex.Benchmarks[ExcludeKey(l)] = true
+		ex.Benchmarks[excludeKind(l)+ExcludeKey(l)] = true
 	}
 	if err := sc.Err(); err != nil {
 		return ex, fmt.Errorf("%s: %w", name, err)
 	}
 	return ex, nil
+}
+
+// excludeKind is "incremental/" or "non-incremental/" when a path says
+// which library it is in (2021's SMT-LIB_excluded.txt lists both), else
+// "": a list's line that names its library excludes only there.
+func excludeKind(p string) string {
+	p = strings.TrimPrefix(strings.TrimSpace(p), "./")
+	for _, k := range []string{"incremental/", "non-incremental/"} {
+		if strings.HasPrefix(p, k) {
+			return k
+		}
+	}
+	return ""
+}
+
+// parseDecision reads the organisers' decisions on disagreements: a
+// benchmark's status (benchmark,decided status) or, incremental, the
+// solver whose answers were wrong (benchmark,wrong answers,solver,solver
+// id).
+func parseDecision(name string, r io.Reader, incremental bool) (Exclusion, error) {
+	ex := Exclusion{Name: name}
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	if _, err := cr.Read(); err != nil {
+		return ex, fmt.Errorf("%s:1: %w", name, err)
+	}
+	if incremental {
+		ex.WrongIncremental = map[string]string{}
+	} else {
+		ex.Status = map[string]string{}
+	}
+	for line := 2; ; line++ {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			return ex, nil
+		}
+		if err != nil {
+			return ex, fmt.Errorf("%s:%d: %w", name, line, err)
+		}
+		key := ExcludeKey(rec[0])
+		switch {
+		case incremental && len(rec) >= 4:
+			ex.WrongIncremental[key] = strings.TrimSpace(rec[3])
+		case !incremental && len(rec) >= 2:
+			ex.Status[key] = strings.TrimSpace(rec[1])
+		default:
+			return ex, fmt.Errorf("%s:%d: %d fields", name, line, len(rec))
+		}
+	}
 }
 
 // applyExclusions removes the rows of excluded benchmarks and patches the
@@ -129,15 +193,29 @@ func applyExclusions(rows []Row, exs []Exclusion) ([]Row, []Excluded) {
 	for _, r := range rows {
 		drop := false
 		key := ExcludeKey(r.Benchmark)
+		kindKey := excludeKind(r.Benchmark) + key
 		for i, ex := range exs {
-			if ex.Patch != nil {
+			switch {
+			case ex.Patch != nil:
 				if a, ok := ex.Patch[r.Pair]; ok && r.Pair != "" {
 					r.Answer = a
 					counts[i].Rows++
 				}
 				continue
+			case ex.Status != nil:
+				if st, ok := ex.Status[key]; ok {
+					r.Expected = st
+					counts[i].Rows++
+				}
+				continue
+			case ex.WrongIncremental != nil:
+				if id, ok := ex.WrongIncremental[key]; ok && id == r.Solver {
+					r.WrongAnswers, r.CorrectAnswers = 1, 0
+					counts[i].Rows++
+				}
+				continue
 			}
-			if ex.Benchmarks[key] {
+			if ex.Benchmarks[key] || ex.Benchmarks[kindKey] {
 				counts[i].Rows++
 				drop = true
 				break

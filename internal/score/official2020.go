@@ -54,6 +54,9 @@ func keepOfficialRows(rows []Row, o Options) ([]Row, []Excluded) {
 			}
 		}
 	}
+	if o.Year == 2021 {
+		return filterRows(rows, func(r *Row) string { return drop2021(r, o.Track) })
+	}
 	if o.Year != 2020 {
 		return rows, nil
 	}
@@ -150,4 +153,28 @@ func officialModelError(r *Row) bool {
 	exc := r.ModelException
 	incomplete := exc == "" || incompleteModel.MatchString(exc)
 	return r.ModelError != "unhandled_exception" || !incomplete
+}
+
+// qfEqualityBitvecArith matches the logics of 2021's incremental division
+// QF_Equality+Bitvec+Arith.
+var qfEqualityBitvecArith = regexp.MustCompile(`^QF_A?UFBV[LN]IA$`)
+
+// drop2021 says why 2021's clean_result_csvs.sh left a row out of the
+// joined results (raw-results-TRACK.csv) before scoring, or "".
+func drop2021(r *Row, track benchmark.Track) string {
+	switch track {
+	case benchmark.UnsatCore:
+		if r.Status == "post-processor error" || strings.Contains(r.Status, "run script error") || strings.Contains(r.Answer, "run script error") {
+			return "2021 unsat-core: a post-processor or run script error (clean_result_csvs.sh)"
+		}
+	case benchmark.SingleQuery:
+		if r.Solver == "33746" {
+			return "2021 single-query: Z3str4 - Final (solver id 33746), retracted (clean_result_csvs.sh)"
+		}
+	case benchmark.Incremental:
+		if qfEqualityBitvecArith.MatchString(benchmark.LogicOfPath(r.Benchmark)) {
+			return "2021 incremental: QF_Equality+Bitvec+Arith, non-competitive (clean_result_csvs.sh)"
+		}
+	}
+	return ""
 }

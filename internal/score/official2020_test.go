@@ -97,3 +97,61 @@ func TestOfficialRows2020(t *testing.T) {
 		t.Errorf("2022: %+v", kept)
 	}
 }
+
+func TestDecisionsAndLibraryKinds(t *testing.T) {
+	status, err := ParseExclusion("sq-decision.csv", strings.NewReader("benchmark,decided status\nQF_LIA/a/1.smt2,unsat\n"))
+	if err != nil || status.Status["QF_LIA/a/1.smt2"] != "unsat" {
+		t.Fatalf("%+v %v", status, err)
+	}
+	inc, err := ParseExclusion("inc-decision.csv", strings.NewReader("benchmark,wrong answers,solver,solver id\nQF_BVFP/a/1.smt2,2,M,40\nQF_BVFP/a/1.smt2,1,B,41\n"))
+	if err != nil || inc.WrongIncremental["QF_BVFP/a/1.smt2"] != "41" {
+		t.Fatalf("%+v %v", inc, err)
+	}
+	kinds, err := ParseExclusion("SMT-LIB_excluded.txt", strings.NewReader("incremental/QF_BV/a/1.smt2\nnon-incremental/QF_LIA/a/1.smt2\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := []Row{
+		{Solver: "40", Benchmark: "incremental/QF_BVFP/a/1.smt2", CorrectAnswers: 5},
+		{Solver: "41", Benchmark: "incremental/QF_BVFP/a/1.smt2", CorrectAnswers: 5},
+		{Solver: "1", Benchmark: "non-incremental/QF_LIA/a/1.smt2", Expected: "starexec-unknown"},
+		{Solver: "1", Benchmark: "incremental/QF_LIA/a/1.smt2"},
+		{Solver: "1", Benchmark: "non-incremental/QF_BV/a/1.smt2"},
+		{Solver: "1", Benchmark: "incremental/QF_BV/a/1.smt2"},
+	}
+	kept, counts := applyExclusions(rows, []Exclusion{status, inc, kinds})
+	if len(kept) != 4 || kept[0].WrongAnswers != 0 || kept[1].WrongAnswers != 1 || kept[1].CorrectAnswers != 0 {
+		t.Errorf("kept %+v", kept)
+	}
+	if counts[0].Rows != 2 || counts[1].Rows != 1 || counts[2].Rows != 2 { // a decision applies to every row of its benchmark path
+		t.Errorf("counts %+v", counts)
+	}
+	for _, r := range kept {
+		if r.Benchmark == "non-incremental/QF_BV/a/1.smt2" || r.Benchmark == "incremental/QF_LIA/a/1.smt2" {
+			continue
+		}
+		if r.Benchmark == "non-incremental/QF_LIA/a/1.smt2" || r.Benchmark == "incremental/QF_BV/a/1.smt2" {
+			t.Errorf("%s: excluded in its own library only, but kept", r.Benchmark)
+		}
+	}
+}
+
+func TestOfficialRows2021(t *testing.T) {
+	for _, c := range []struct {
+		track benchmark.Track
+		row   Row
+		drop  bool
+	}{
+		{benchmark.UnsatCore, Row{Status: "post-processor error", Benchmark: "non-incremental/UF/a.smt2"}, true},
+		{benchmark.UnsatCore, Row{Status: "complete", Benchmark: "non-incremental/UF/a.smt2"}, false},
+		{benchmark.SingleQuery, Row{Solver: "33746", Benchmark: "non-incremental/QF_SLIA/a.smt2"}, true},
+		{benchmark.Incremental, Row{Benchmark: "incremental/QF_AUFBVNIA/a.smt2"}, true},
+		{benchmark.Incremental, Row{Benchmark: "incremental/QF_UFBVLIA/a.smt2"}, true},
+		{benchmark.Incremental, Row{Benchmark: "incremental/QF_UFBV/a.smt2"}, false},
+	} {
+		kept, _ := keepOfficialRows([]Row{c.row}, Options{Year: 2021, Track: c.track})
+		if (len(kept) == 0) != c.drop {
+			t.Errorf("%s %+v: dropped %t, want %t", c.track, c.row, len(kept) == 0, c.drop)
+		}
+	}
+}
