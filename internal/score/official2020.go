@@ -1,6 +1,7 @@
 package score
 
 import (
+	"fmt"
 	"path"
 	"regexp"
 	"sort"
@@ -54,8 +55,8 @@ func keepOfficialRows(rows []Row, o Options) ([]Row, []Excluded) {
 			}
 		}
 	}
-	if o.Year == 2021 {
-		return filterRows(rows, func(r *Row) string { return drop2021(r, o.Track) })
+	if o.Year >= 2021 && o.Year <= 2023 {
+		return filterRows(rows, func(r *Row) string { return dropCleaned(r, o.Year, o.Track) })
 	}
 	if o.Year != 2020 {
 		return rows, nil
@@ -159,20 +160,24 @@ func officialModelError(r *Row) bool {
 // QF_Equality+Bitvec+Arith.
 var qfEqualityBitvecArith = regexp.MustCompile(`^QF_A?UFBV[LN]IA$`)
 
-// drop2021 says why 2021's clean_result_csvs.sh left a row out of the
-// joined results (raw-results-TRACK.csv) before scoring, or "".
-func drop2021(r *Row, track benchmark.Track) string {
+// dropCleaned says why the year's clean_result_csvs.sh (2021, 2023; 2022
+// published none, and is taken to have done what both its neighbours
+// did) left a row of the joined results (raw-results-TRACK.csv) out
+// before scoring, or "". The exclusion list and the decisions on
+// disagreements it applied too are --exclude files.
+func dropCleaned(r *Row, year int, track benchmark.Track) string {
 	switch track {
 	case benchmark.UnsatCore:
+		// grep -v -e ',post-processor error,' -e 'run script error'
 		if r.Status == "post-processor error" || strings.Contains(r.Status, "run script error") || strings.Contains(r.Answer, "run script error") {
-			return "2021 unsat-core: a post-processor or run script error (clean_result_csvs.sh)"
+			return fmt.Sprintf("%d unsat-core: a post-processor or run script error (clean_result_csvs.sh)", year)
 		}
 	case benchmark.SingleQuery:
-		if r.Solver == "33746" {
+		if year == 2021 && r.Solver == "33746" {
 			return "2021 single-query: Z3str4 - Final (solver id 33746), retracted (clean_result_csvs.sh)"
 		}
 	case benchmark.Incremental:
-		if qfEqualityBitvecArith.MatchString(benchmark.LogicOfPath(r.Benchmark)) {
+		if year == 2021 && qfEqualityBitvecArith.MatchString(benchmark.LogicOfPath(r.Benchmark)) {
 			return "2021 incremental: QF_Equality+Bitvec+Arith, non-competitive (clean_result_csvs.sh)"
 		}
 	}
