@@ -77,9 +77,10 @@ type Options struct {
 	// Exclude are the published lists of benchmarks left out of scoring
 	// (and answer patches), applied in order before anything else.
 	Exclude []Exclusion
-	// Experimental names the experimental divisions (2020's
-	// experimental.csv): scored and published, but marked so on the
-	// competition-wide pages, whose winners come from the others.
+	// Experimental names the experimental divisions, or logics whose
+	// division is experimental (experimental.csv of 2020 and 2021):
+	// scored and published, but marked so on the competition-wide pages,
+	// whose winners come from the others.
 	Experimental []string
 }
 
@@ -317,6 +318,15 @@ func Score(rows []Row, o Options) (*Report, error) {
 		rep.Experimental = map[string]bool{}
 		for _, d := range o.Experimental {
 			rep.Experimental[d] = true
+			// experimental.csv names logics (2021: QF_UF, ...), the pages
+			// divisions (QF_Equality): a logic's division is experimental
+			for div, ls := range o.Divisions {
+				for _, l := range ls {
+					if l == d {
+						rep.Experimental[div] = true
+					}
+				}
+			}
 		}
 	}
 	return rep, nil
