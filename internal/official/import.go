@@ -25,7 +25,8 @@ type Options struct {
 
 // Stats count an import: every row of the file is either added, already
 // there (Skipped), or unusable (named in Problems with its line and the
-// reason), so that Rows = Added + Skipped + len(Problems).
+// reason), so that Rows = Added + Skipped + Unusable(); Problems also
+// holds notes on rows imported all the same (Kept).
 type Stats struct {
 	Rows, Added, Skipped int
 	Problems             []Problem
