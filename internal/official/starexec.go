@@ -98,6 +98,10 @@ var requiredColumns = []string{"benchmark", "solver", "cpu time", "wallclock tim
 func importCSV(b *batcher, name, member string, r io.Reader, opts Options) error {
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1
+	// A quote inside an unquoted field (a validator's message quoting the
+	// solver's output) is kept, as Python's csv and pandas, which the
+	// organisers read these files with, keep it.
+	cr.LazyQuotes = true
 	header, err := cr.Read()
 	if err != nil {
 		return fmt.Errorf("%s:1: header: %w", name, err)

@@ -209,6 +209,13 @@ func TestImportStarExecShapes(t *testing.T) {
 		rows       int
 		check      func(t *testing.T, rs []store.Result)
 	}{
+		{"2020/Model_Validation_Track.csv", "pair id,benchmark,solver,status,cpu time,wallclock time,result,expected,model_validator_status,model_validator_error,model_validator_exception\r\n" +
+			"3,Sp/QF_LIA/f/a.smt2,S,complete,1,1,sat,sat,INVALID,unhandled_exception,Line 2, Col 4: \"(\" expected\r\n", 1,
+			func(t *testing.T, rs []store.Result) {
+				if !strings.Contains(rs[0].Extra, `"model_validator_exception":"Line 2, Col 4: \"(\" expected"`) {
+					t.Errorf("%+v", rs[0])
+				}
+			}},
 		{"2016/Incremental_Track.csv", "pair id,benchmark,benchmark id,solver,solver id,configuration,configuration id,status,cpu time,wallclock time,memory usage,result,wrong-answers,correct-answers\n" +
 			"1,Competition - Incremental Track/QF_BV/f/a.smt2,7,S,11,default,12,timeout (wallclock),1200.1,1200.0,100,--,0,3\n", 1,
 			func(t *testing.T, rs []store.Result) {
