@@ -38,7 +38,11 @@ const (
 //     job's temporary file and passes an unset variable as the third
 //     file, so the 2019 job is not scored at all (no 2019 solver is on a
 //     published unsat-core page);
-//   - model-validation: joins all three.
+//   - model-validation: joins all three;
+//   - single-query (main job and 2019 job, which holds the fixed
+//     solvers too): removes from the 2019 job the solver ids 24160 and
+//     29388 (csvgrep -m on the solver id); the answer patch
+//     SQ-wrong-sat-result.csv of the main job is an --exclude file.
 //
 // Rows without a job file (other exports, smtarena's own runs) are all
 // kept. It returns the rows kept and the number dropped by each reason.
@@ -68,6 +72,8 @@ func keepOfficialRows(rows []Row, o Options) ([]Row, []Excluded) {
 			return ""
 		case o.Track == benchmark.UnsatCore:
 			return "2020 unsat-core: the 2019 job, which clean_and_join_csvs.sh leaves out"
+		case o.Track == benchmark.SingleQuery && (r.Solver == "24160" || r.Solver == "29388"):
+			return "2020 single-query: the 2019 job's solvers 24160 (run alone in a division by mistake) and 29388 (withdrawn as unsound), removed by clean_and_join_csvs.sh"
 		case o.Track == benchmark.Incremental:
 			switch benchmark.LogicOfPath(r.Benchmark) {
 			case "QF_ANIA", "QF_AUFBVNIA":

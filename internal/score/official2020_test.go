@@ -88,6 +88,15 @@ func TestOfficialRows2020(t *testing.T) {
 	if len(kept) != 2 || dropped[0].Rows != 2 {
 		t.Errorf("unsat-core: kept %+v, dropped %+v", kept, dropped)
 	}
+	sq := []Row{
+		{Solver: "24160", Benchmark: "non-incremental/QF_LIA/a.smt2", Job: "Job_info_2019.csv"},
+		{Solver: "29388", Benchmark: "non-incremental/QF_LIA/a.smt2", Job: "Job_info_2019.csv"},
+		{Solver: "24160", Benchmark: "non-incremental/QF_LIA/a.smt2", Job: "Job_info_orig.csv"},
+		{Solver: "5", Benchmark: "non-incremental/QF_LIA/a.smt2", Job: "Job_info_2019.csv"},
+	}
+	if kept, _ := keepOfficialRows(sq, Options{Year: 2020, Track: benchmark.SingleQuery}); len(kept) != 2 {
+		t.Errorf("single-query: kept %+v", kept)
+	}
 	if kept, dropped := keepOfficialRows(append([]Row(nil), rows...), Options{Year: 2019, Track: benchmark.UnsatCore}); len(kept) != 4 || dropped != nil {
 		t.Errorf("2019: kept %+v, dropped %+v", kept, dropped)
 	}
