@@ -29,6 +29,11 @@ type Exclusion struct {
 	// ones to 0; a later line of the same benchmark replaces an earlier
 	// one, as there).
 	WrongIncremental map[string]string
+	// Library is "incremental/" or "non-incremental/" when the list's
+	// file name says which library it is for (2020's
+	// blacklist_incremental_*.txt, blacklist_nonincremental_*.txt;
+	// make_mds.sh applied each to its tracks only), else "".
+	Library string
 }
 
 // Excluded counts the rows an exclusion (or an official choice of rows)
@@ -114,6 +119,7 @@ func ParseExclusion(name string, r io.Reader) (Exclusion, error) {
 		}
 	}
 	ex.Benchmarks = map[string]bool{}
+	ex.Library = libraryOfName(name)
 	sc := bufio.NewScanner(br)
 	sc.Buffer(make([]byte, 64*1024), 1024*1024)
 	for sc.Scan() {
@@ -138,6 +144,18 @@ func excludeKind(p string) string {
 		if strings.HasPrefix(p, k) {
 			return k
 		}
+	}
+	return ""
+}
+
+// libraryOfName says which library a list is for by its file name.
+func libraryOfName(name string) string {
+	base := strings.ToLower(name[strings.LastIndexAny(name, "/:")+1:])
+	switch {
+	case strings.Contains(base, "nonincremental"), strings.Contains(base, "non-incremental"), strings.Contains(base, "non_incremental"):
+		return "non-incremental/"
+	case strings.Contains(base, "incremental"):
+		return "incremental/"
 	}
 	return ""
 }
@@ -213,6 +231,9 @@ func applyExclusions(rows []Row, exs []Exclusion) ([]Row, []Excluded) {
 					r.WrongAnswers, r.CorrectAnswers = 1, 0
 					counts[i].Rows++
 				}
+				continue
+			}
+			if ex.Library != "" && !strings.HasPrefix(r.Benchmark, ex.Library) {
 				continue
 			}
 			if ex.Benchmarks[key] || ex.Benchmarks[kindKey] {

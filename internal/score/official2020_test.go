@@ -164,3 +164,16 @@ func TestOfficialRows2021(t *testing.T) {
 		}
 	}
 }
+
+func TestExclusionLibraryByName(t *testing.T) {
+	inc, _ := ParseExclusion("blacklists.tar.xz:blacklist_incremental_arraytype.txt", strings.NewReader("ALIA/a.smt2\n"))
+	non, _ := ParseExclusion("blacklists.tar.xz:blacklist_nonincremental_nonlinear.txt", strings.NewReader("LIA/b.smt2\n"))
+	rows := []Row{
+		{Benchmark: "incremental/ALIA/a.smt2"}, {Benchmark: "non-incremental/ALIA/a.smt2"},
+		{Benchmark: "incremental/LIA/b.smt2"}, {Benchmark: "non-incremental/LIA/b.smt2"},
+	}
+	kept, counts := applyExclusions(rows, []Exclusion{inc, non})
+	if len(kept) != 2 || kept[0].Benchmark != "non-incremental/ALIA/a.smt2" || kept[1].Benchmark != "incremental/LIA/b.smt2" || counts[0].Rows != 1 || counts[1].Rows != 1 {
+		t.Errorf("kept %+v, counts %+v", kept, counts)
+	}
+}
