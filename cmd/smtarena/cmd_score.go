@@ -18,24 +18,26 @@ import (
 
 // ScoreOptions are the flags of `smtarena score`.
 type ScoreOptions struct {
-	DB           string
-	Config       string // competition.toml: its solvers, rules and name
-	Rules        int
-	Competition  string
-	Year         int
-	Track        string
-	Division     string
-	Compat       string
-	Format       string
-	Solvers      string  // registration table (solvers_divisions_final.csv)
-	Teams        string  // canon_solvers.json
-	Divisions    string  // divisions.json
-	CheckSats    string  // incremental_num_check_sat.csv(.tar.xz)
-	TimeLimit    float64 // seconds; 0: the competition's or the rules'
-	Cores        int
-	Out          string   // yaml: write the pages into this directory
-	Date         string   // the pages' resultdate
-	Exclude      []string // exclusion lists (blacklists, answer patches)
+	DB          string
+	Config      string // competition.toml: its solvers, rules and name
+	Rules       int
+	Competition string
+	Year        int
+	Track       string
+	Division    string
+	Compat      string
+	Format      string
+	Solvers     string  // registration table (solvers_divisions_final.csv)
+	Teams       string  // canon_solvers.json
+	Divisions   string  // divisions.json
+	CheckSats   string  // incremental_num_check_sat.csv(.tar.xz)
+	TimeLimit   float64 // seconds; 0: the competition's or the rules'
+	Cores       int
+	Out         string // yaml: write the pages into this directory
+	Date        string // the pages' resultdate
+
+	// Exclusions and experimental divisions (docs/scoring.md, 2020).
+	Exclude      []string // exclusion lists (blacklists, answer patches, decisions)
 	Experimental string   // experimental.csv, or a comma-separated list of divisions
 }
 
@@ -91,7 +93,7 @@ results JSON (PodiumDivision records).`,
 	f.IntVar(&opts.Cores, "cores", 0, "cores per run: 2014's C, 2018/2022's m (default 4)")
 	f.StringVar(&opts.Out, "out", "", "yaml: write one page per file into this directory")
 	f.StringVar(&opts.Date, "date", "", "yaml and json: the resultdate (default now)")
-	f.StringArrayVar(&opts.Exclude, "exclude", nil, "a list of benchmarks to leave out, one path a line (the organisers' blacklists; an archive of them; a CSV of pair id,result patches); repeatable")
+	f.StringArrayVar(&opts.Exclude, "exclude", nil, "a list of benchmarks to leave out, one path a line (the organisers' blacklists; an archive of them; a CSV of pair id,result patches or of decisions on disagreements); repeatable")
 	f.StringVar(&opts.Experimental, "experimental", "", "the experimental divisions: experimental.csv (track,logic) or a comma-separated list")
 	return cmd
 }
