@@ -187,7 +187,14 @@ func contributionPage(rep *Report, date string) string {
 				break
 			}
 		}
-		lines = append(lines, fmt.Sprintf("%s: %s\n", winnerKey[k], w))
+		// score.py writes the sat, unsat and 24 s winners as one block
+		// ("winner_sat: ...\nwinner_unsat: ...\nwinner_24s: ...\n"), the
+		// others each followed by a blank line (2020 single query).
+		if k == Sat || k == Unsat {
+			lines = append(lines, fmt.Sprintf("%s: %s", winnerKey[k], w))
+		} else {
+			lines = append(lines, fmt.Sprintf("%s: %s\n", winnerKey[k], w))
+		}
 		var es []string
 		for _, c := range cs {
 			es = append(es, fmt.Sprintf("- name: %s\n  correctScore: %.8f\n  timeScore: %.8f\n  division: %s%s",

@@ -1,6 +1,7 @@
 package score
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -175,5 +176,26 @@ func TestExclusionLibraryByName(t *testing.T) {
 	kept, counts := applyExclusions(rows, []Exclusion{inc, non})
 	if len(kept) != 2 || kept[0].Benchmark != "non-incremental/ALIA/a.smt2" || kept[1].Benchmark != "incremental/LIA/b.smt2" || counts[0].Rows != 1 || counts[1].Rows != 1 {
 		t.Errorf("kept %+v, counts %+v", kept, counts)
+	}
+}
+
+// The single-query largest-contribution page prints the sat, unsat and 24 s
+// winners as one block, as score.py does (2020's
+// largest-contribution-single-query.md).
+func TestContributionPageWinnerBlock(t *testing.T) {
+	var rows []Row
+	for _, s := range []string{"A", "B", "C"} {
+		for _, b := range []string{"a", "b"} {
+			rows = append(rows, Row{Solver: s, Benchmark: "non-incremental/QF_LIA/f/" + b + ".smt2", Status: "complete", Answer: "sat", Expected: "sat", CPU: 1, Wall: 1})
+		}
+	}
+	rep, err := Score(rows, Options{Rules: 2020, Year: 2020, Track: benchmark.SingleQuery, Compat: Official})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := contributionPage(rep, "")
+	want := regexp.MustCompile(`\nwinner_seq: [^\n]+\n\nwinner_par: [^\n]+\n\nwinner_sat: [^\n]+\nwinner_unsat: [^\n]+\nwinner_24s: [^\n]+\n\nsequential:\n`)
+	if !want.MatchString(page) {
+		t.Errorf("page:\n%s\nwant the block\n%s", page, want)
 	}
 }
