@@ -35,6 +35,10 @@ type ScoreOptions struct {
 	Cores       int
 	Out         string // yaml: write the pages into this directory
 	Date        string // the pages' resultdate
+
+	// Exclusions and experimental divisions (docs/scoring.md, 2020).
+	Exclude      []string // exclusion lists (blacklists, answer patches, decisions)
+	Experimental string   // experimental.csv, or a comma-separated list of divisions
 }
 
 func newScoreCmd(io streams) *cobra.Command {
@@ -96,6 +100,8 @@ results JSON (PodiumDivision records).`,
 	f.IntVar(&opts.Cores, "cores", 0, "cores per run: 2014's C, 2018/2022's m (default 4)")
 	f.StringVar(&opts.Out, "out", "", "yaml: write one page per file into this directory")
 	f.StringVar(&opts.Date, "date", "", "yaml and json: the resultdate (default now)")
+	f.StringArrayVar(&opts.Exclude, "exclude", nil, "a list of benchmarks to leave out, one path a line (the organisers' blacklists; an archive of them; a CSV of pair id,result patches or of decisions on disagreements); repeatable")
+	f.StringVar(&opts.Experimental, "experimental", "", "the experimental divisions: experimental.csv (track,logic) or a comma-separated list")
 	return cmd
 }
 
@@ -229,9 +235,18 @@ func runScore(ctx context.Context, opts ScoreOptions, io streams) error {
 		sort.Strings(ls)
 		so.Divisions = config.Divisions(year, track, ls)
 	}
+	if so.Exclude, err = readExclusions(opts.Exclude); err != nil {
+		return err
+	}
+	if so.Experimental, err = readExperimental(opts.Experimental, track); err != nil {
+		return err
+	}
 	rep, err := score.Score(rows, so)
 	if err != nil {
 		return err
+	}
+	for _, e := range rep.Excluded {
+		fmt.Fprintf(io.err, "smtarena: %s: %d rows left out (or patched)\n", e.Name, e.Rows)
 	}
 	if opts.Division != "" {
 		var keep []score.Division

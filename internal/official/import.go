@@ -32,7 +32,8 @@ type Options struct {
 
 // Stats count an import: every row of the file is either added, already
 // there (Skipped), or unusable (named in Problems with its line and the
-// reason), so that Rows = Added + Skipped + len(Problems).
+// reason), so that Rows = Added + Skipped + Unusable(); Problems also
+// holds notes on rows imported all the same (Kept).
 type Stats struct {
 	Rows, Added, Skipped int
 	Problems             []Problem
@@ -100,6 +101,13 @@ func Import(ctx context.Context, st store.Store, format, path string, opts Optio
 
 // trackNames map the official file names to tracks.
 var trackNames = []struct{ key, track string }{
+	// the organisers' joined files of 2021-2023 (raw-results-sq.csv,
+	// results-uc.csv)
+	{"results-sq", "single-query"},
+	{"results-inc", "incremental"},
+	{"results-uc", "unsat-core"},
+	{"results-mv", "model-validation"},
+	{"results-pe", "proof"},
 	{"challenge_track_incremental", "challenge-incremental"},
 	{"challenge_track_non-incremental", "challenge-non-incremental"},
 	{"single_query", "single-query"},

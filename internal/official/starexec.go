@@ -18,25 +18,28 @@ import (
 // the results table. The benchmark column ("Competition - Unsat Core
 // Track/AUFNIRA/FFT/x.smt2") becomes a library path; every other column is
 // kept in Extra (JSON) for scoring, with the archive member the row came
-// from as "job file" when the archive holds several. A result is keyed by
+// from as "job file" (2020's archives hold three job exports, which the
+// official scoring combines by file: internal/score/official2020.go). A result is keyed by
 // year, track, solver, configuration, benchmark and pair id.
 func ImportStarExec(ctx context.Context, st store.Store, path string, opts Options) (Stats, error) {
 	if err := opts.defaults(path, true, true); err != nil {
 		return Stats{}, err
 	}
-	var members []string
-	if err := EachCSV(path, func(name string, _ io.Reader) error { members = append(members, name); return nil }); err != nil {
-		return Stats{}, err
-	}
 	b := &batcher{ctx: ctx, st: st}
 	err := EachCSV(path, func(name string, r io.Reader) error {
 		member := ""
-		if len(members) > 1 {
-			member = name[strings.LastIndexByte(name, ':')+1:]
+		if name != path {
+			member = name[len(path)+1:]
 		}
 		return importCSV(b, name, member, r, opts)
 	})
 	if err != nil {
+		// The rows read before the damage are whole: store them, so that
+		// the counts say what the store holds, and a later import of the
+		// intact file adds only the rest.
+		if ferr := b.flush(); ferr != nil {
+			return b.stats, errors.Join(err, ferr)
+		}
 		return b.stats, err
 	}
 	return b.stats, b.flush()
@@ -52,9 +55,12 @@ var commonColumns = map[string]bool{"benchmark": true, "solver": true,
 // StarExecPath maps a StarExec benchmark column to a library path: the
 // first component is the space ("Competition - Incremental Track").
 func StarExecPath(bench, track string) string {
-	rest := bench
-	if i := strings.IndexByte(bench, '/'); i >= 0 {
-		rest = bench[i+1:]
+	rest := strings.TrimPrefix(bench, "./")
+	// The first component is StarExec's space ("Competition - Unsat Core
+	// Track"), unless the export was processed and starts at the logic
+	// (score.py tells them apart the same way: a logic is upper case).
+	if i := strings.IndexByte(rest, '/'); i >= 0 && !isLogic(rest[:i]) {
+		rest = rest[i+1:]
 	}
 	if strings.Contains(track, "incremental") && !strings.Contains(track, "non-incremental") {
 		return "incremental/" + rest
@@ -62,18 +68,70 @@ func StarExecPath(bench, track string) string {
 	return "non-incremental/" + rest
 }
 
+// isLogic says whether a path component is an SMT-LIB logic name.
+func isLogic(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// columnName is the name a StarExec header column is known by: trimmed,
+// lower case, underscores as spaces (score.py's own files write
+// cpu_time, pair_id), without a byte-order mark.
+func columnName(h string) string {
+	h = strings.TrimPrefix(strings.TrimSpace(h), "\ufeff")
+	return strings.ReplaceAll(strings.ToLower(h), "_", " ")
+}
+
+// The columns an export must have. "pair id" and "status" are not among
+// them: some exports and the organisers' joined files lack them (a row is
+// then keyed without a pair id; no status is a complete run); "expected"
+// is missing from every incremental export.
+var requiredColumns = []string{"benchmark", "solver", "cpu time", "wallclock time", "result"}
+
 func importCSV(b *batcher, name, member string, r io.Reader, opts Options) error {
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1
+	// A quote inside an unquoted field (a validator's message quoting the
+	// solver's output) is kept, as Python's csv and pandas, which the
+	// organisers read these files with, keep it.
+	cr.LazyQuotes = true
 	header, err := cr.Read()
 	if err != nil {
 		return fmt.Errorf("%s:1: header: %w", name, err)
 	}
 	col := map[string]int{}
 	for i, h := range header {
-		col[strings.TrimSpace(h)] = i
+		c := columnName(h)
+		if _, dup := col[c]; !dup {
+			col[c] = i
+		}
 	}
-	for _, need := range []string{"pair id", "benchmark", "solver", "status", "cpu time", "wallclock time", "result"} {
+	// 2023's exports split a custom column "key=a=b" into a column "key=a"
+	// holding "b" (StarExec cut at the last "="); the organisers'
+	// fix_starexec_custom_column.py merged the "key=..." columns into
+	// "key", the last of them (in header order) giving the value. The
+	// split columns are kept as they are too.
+	custom := map[string][]int{}
+	var customOrder []string
+	for i, h := range header {
+		if base, _, ok := strings.Cut(strings.TrimSpace(h), "="); ok {
+			if _, plain := col[columnName(base)]; plain {
+				continue
+			}
+			if custom[base] == nil {
+				customOrder = append(customOrder, base)
+			}
+			custom[base] = append(custom[base], i)
+		}
+	}
+	for _, need := range requiredColumns {
 		if _, ok := col[need]; !ok {
 			return fmt.Errorf("%s:1: no %q column: not a StarExec job export", name, need)
 		}
@@ -84,8 +142,8 @@ func importCSV(b *batcher, name, member string, r io.Reader, opts Options) error
 		}
 		return ""
 	}
+	line := 1
 	for {
-		line, _ := cr.FieldPos(0)
 		rec, err := cr.Read()
 		if err == io.EOF {
 			return nil
@@ -95,9 +153,21 @@ func importCSV(b *batcher, name, member string, r io.Reader, opts Options) error
 			if errors.As(err, &pe) {
 				return fmt.Errorf("%s:%d: %w (a truncated or corrupted file?)", name, pe.StartLine, pe.Err)
 			}
-			return fmt.Errorf("%s: %w", name, err)
+			// The file itself broke off (a truncated archive): name the
+			// line after the last whole row.
+			return fmt.Errorf("%s:%d: %w (a truncated or corrupted file?)", name, line+1, err)
 		}
 		line, _ = cr.FieldPos(0)
+		if len(rec) > len(header) && strings.TrimSpace(header[len(header)-1]) == "model_validator_exception" {
+			// 2020's model-validation export leaves the validator's
+			// exception text unquoted, commas and all ("Line 1, Col 0: sat
+			// expected"); the organisers' clean_and_join_csvs.sh
+			// (fixModelValCsv) quoted everything from that column on, and
+			// so the surplus fields are that column's text.
+			last := len(header) - 1
+			rec = append(rec[:last:last], strings.Join(rec[last:], ","))
+			b.note(name, line, "%s unquoted: its commas taken as part of it, as the organisers' fixModelValCsv did", header[last])
+		}
 		if len(rec) != len(header) {
 			b.unusable(name, line, "%d fields, the header has %d", len(rec), len(header))
 			continue
@@ -116,7 +186,8 @@ func importCSV(b *batcher, name, member string, r io.Reader, opts Options) error
 		}
 		cpu, wall, mem := num("cpu time"), num("wallclock time"), num("memory usage")
 		pair, bench, solver := strings.TrimSpace(get(rec, "pair id")), get(rec, "benchmark"), get(rec, "solver")
-		if pair == "" || bench == "" || solver == "" {
+		_, hasPair := col["pair id"]
+		if (hasPair && pair == "") || bench == "" || solver == "" {
 			bad = append(bad, "an empty pair id, benchmark or solver")
 		}
 		if len(bad) > 0 {
@@ -124,9 +195,15 @@ func importCSV(b *batcher, name, member string, r io.Reader, opts Options) error
 			continue
 		}
 		extra := map[string]string{}
-		for h, i := range col {
-			if !commonColumns[h] && i < len(rec) {
-				extra[h] = rec[i]
+		for i, h := range header {
+			if c := columnName(h); !commonColumns[c] && i < len(rec) {
+				extra[strings.TrimSpace(h)] = rec[i]
+			}
+		}
+		for _, base := range customOrder {
+			is := custom[base]
+			if last := is[len(is)-1]; last < len(rec) {
+				extra[base] = rec[last]
 			}
 		}
 		if member != "" {

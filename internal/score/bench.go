@@ -121,8 +121,18 @@ func (s *scorer) officialScore(r *rec, m *mode, inSet bool) (b bscore) {
 		}
 	case benchmark.ModelValidation:
 		// 2019: only a sat answer's INVALID model is an error; a crash or
-		// a timeout is validated INVALID too, and does not count.
-		if solved && ans == aSat {
+		// a timeout is validated INVALID too, and does not count. From
+		// 2020 every INVALID verdict is, whatever the answer and time,
+		// unless the validator's exception says the solver gave no model
+		// (officialModelError, official2020.go).
+		if s.o.Year >= 2020 {
+			if solved && ans == aSat && r.model == mValid {
+				b.n, b.solved, b.sat = 1, true, true
+			}
+			if r.mvErr {
+				b.e = 1
+			}
+		} else if solved && ans == aSat {
 			switch r.model {
 			case mValid:
 				b.n, b.solved, b.sat = 1, true, true

@@ -159,14 +159,17 @@ func leadPage(rep *Report, date string) string {
 	for _, k := range rep.Kinds {
 		ls := rep.BiggestLead[k]
 		w := `"-"`
-		if len(ls) > 0 {
-			w = ls[0].First
+		for _, l := range ls {
+			if !rep.Experimental[l.Division] {
+				w = l.First
+				break
+			}
 		}
 		lines = append(lines, fmt.Sprintf("%s: %s", winnerKey[k], w))
 		var es []string
 		for _, l := range ls {
-			es = append(es, fmt.Sprintf("- name: %s\n  second: %s\n  correctScore: %.8f\n  timeScore: %.8f\n  division: %s",
-				l.First, l.Second, l.Correctness, l.Time, l.Division))
+			es = append(es, fmt.Sprintf("- name: %s\n  second: %s\n  correctScore: %.8f\n  timeScore: %.8f\n  division: %s%s",
+				l.First, l.Second, l.Correctness, l.Time, l.Division, experimentalLine(rep, l.Division)))
 		}
 		body = append(body, string(k)+":\n"+strings.Join(es, "\n"))
 	}
@@ -179,18 +182,40 @@ func contributionPage(rep *Report, date string) string {
 	for _, k := range rep.Kinds {
 		cs := rep.LargestContribution[k]
 		w := `"-"`
-		if len(cs) > 0 {
-			w = cs[0].Solver
+		for _, c := range cs {
+			if !rep.Experimental[c.Division] {
+				w = c.Solver
+				break
+			}
 		}
-		lines = append(lines, fmt.Sprintf("%s: %s\n", winnerKey[k], w))
+		// score.py writes the sat, unsat and 24 s winners as one block
+		// ("winner_sat: ...\nwinner_unsat: ...\nwinner_24s: ...\n"), the
+		// others each followed by a blank line (2020 single query).
+		if k == Sat || k == Unsat {
+			lines = append(lines, fmt.Sprintf("%s: %s", winnerKey[k], w))
+		} else {
+			lines = append(lines, fmt.Sprintf("%s: %s\n", winnerKey[k], w))
+		}
 		var es []string
 		for _, c := range cs {
-			es = append(es, fmt.Sprintf("- name: %s\n  correctScore: %.8f\n  timeScore: %.8f\n  division: %s",
-				c.Solver, c.Correctness, c.Time, c.Division))
+			es = append(es, fmt.Sprintf("- name: %s\n  correctScore: %.8f\n  timeScore: %.8f\n  division: %s%s",
+				c.Solver, c.Correctness, c.Time, c.Division, experimentalLine(rep, c.Division)))
 		}
 		body = append(body, string(k)+":\n"+strings.Join(es, "\n"))
 	}
 	return strings.Join(lines, "\n") + "\n" + strings.Join(body, "\n") + "\n---\n"
+}
+
+// experimentalLine is the "experimental:" field that the competition-wide
+// pages have from 2020 on (score.py's --expdivs).
+func experimentalLine(rep *Report, division string) string {
+	// The script prints the field since --expdivs came in (2020, when the
+	// model-validation pages were made again in October with it); the
+	// 2020 incremental and unsat-core pages, made in July, do not have it.
+	if rep.Year < 2020 || (rep.Year == 2020 && len(rep.Experimental) == 0) {
+		return ""
+	}
+	return fmt.Sprintf("\n  experimental: %t", rep.Experimental[division])
 }
 
 func summaryPage(rep *Report) string {

@@ -38,8 +38,19 @@ type Row struct {
 	// (StarExec's parsable-unsat-core = false).
 	CoreIllFormed bool
 	// Model-validation track: the validator's verdict, VALID, INVALID or
-	// UNKNOWN ("" when there was none).
-	Model string
+	// UNKNOWN ("" when there was none), and from 2020 its error and
+	// exception columns (model_validator_error, model_validator_exception),
+	// which the official script reads.
+	Model, ModelError, ModelException string
+
+	// Job is the file of a multi-file export the row came from (the
+	// importer's Extra "job file", e.g. Job_info_2019.csv of 2020), and
+	// Pair the source's pair id: the official computation of a year keeps
+	// or patches rows by them (official2020.go, Patch).
+	Job, Pair string
+	// Config is the source's configuration id (StarExec's "configuration
+	// id"): from 2022 the official script names and ranks solvers by it.
+	Config string
 }
 
 // RowOf builds a Row from a stored result's fields; extra is the JSON
@@ -58,7 +69,17 @@ func RowOf(solver, path, status, answer, expected string, cpu, wall float64, ext
 		return r, fmt.Errorf("%s: extra columns: %w", path, err)
 	}
 	str := func(k string) string {
-		switch v := x[k].(type) {
+		v, ok := x[k]
+		if !ok {
+			// files written with underscores for spaces (solver_id) or
+			// the other way round
+			if alt := strings.ReplaceAll(k, " ", "_"); alt != k {
+				v = x[alt]
+			} else {
+				v = x[strings.ReplaceAll(k, "_", " ")]
+			}
+		}
+		switch v := v.(type) {
 		case string:
 			return strings.TrimSpace(v)
 		case float64:
@@ -102,6 +123,11 @@ func RowOf(solver, path, status, answer, expected string, cpu, wall float64, ext
 	if r.Model == "-" {
 		r.Model = ""
 	}
+	r.ModelError, r.ModelException = str("model_validator_error"), str("model_validator_exception")
+	if _, ok := x["model_validator_exception"]; !ok && r.ModelError != "" {
+		r.ModelException = noException
+	}
+	r.Job, r.Pair, r.Config = str("job file"), str("pair id"), str("configuration id")
 	return r, nil
 }
 

@@ -76,6 +76,14 @@ type Options struct {
 	// MemLimit is the memory limit in GB the pages report (default: the
 	// year's text's, else 60).
 	MemLimit int
+	// Exclude are the published lists of benchmarks left out of scoring
+	// (and answer patches), applied in order before anything else.
+	Exclude []Exclusion
+	// Experimental names the experimental divisions, or logics whose
+	// division is experimental (experimental.csv of 2020 and 2021):
+	// scored and published, but marked so on the competition-wide pages,
+	// whose winners come from the others.
+	Experimental []string
 }
 
 // Report is a track's scores: every division with its rankings, and the
@@ -100,6 +108,11 @@ type Report struct {
 	// 2018 §7.5: the competition-wide score, best first, per kind.
 	CompetitionWide map[Kind][]WideScore
 	Recognitions    []Recognition
+	// Excluded counts the rows each exclusion removed (or patched), then
+	// those the year's official computation did not score (--compat
+	// official: e.g. 2020's 2019 job of the unsat-core track).
+	Excluded     []Excluded
+	Experimental map[string]bool
 }
 
 // Division is one division's scores.
@@ -252,6 +265,8 @@ func TimeLimit(rules, year int, track benchmark.Track) float64 {
 	switch year {
 	case 2019:
 		return 2400
+	case 2020:
+		return 1200 // make_mds.sh: TIME=1200 on every track
 	case 2018:
 		if track == benchmark.SingleQuery {
 			return 1200
@@ -305,11 +320,34 @@ func Score(rows []Row, o Options) (*Report, error) {
 	if o.MemLimit <= 0 {
 		o.MemLimit = MemLimit(o.Rules, o.Year, o.Track)
 	}
+	rows, excluded := applyExclusions(rows, o.Exclude)
+	if o.Compat == Official {
+		var dropped []Excluded
+		rows, dropped = keepOfficialRows(rows, o)
+		excluded = append(excluded, dropped...)
+	}
 	s := newScorer(rows, o, rules)
 	if !s.official {
 		s.doc = documentOf(o.Rules) // the text's departures from 2022's (rules_years.go)
 	}
-	return s.report(), nil
+	rep := s.report()
+	rep.Excluded = excluded
+	if len(o.Experimental) > 0 {
+		rep.Experimental = map[string]bool{}
+		for _, d := range o.Experimental {
+			rep.Experimental[d] = true
+			// experimental.csv names logics (2021: QF_UF, ...), the pages
+			// divisions (QF_Equality): a logic's division is experimental
+			for div, ls := range o.Divisions {
+				for _, l := range ls {
+					if l == d {
+						rep.Experimental[div] = true
+					}
+				}
+			}
+		}
+	}
+	return rep, nil
 }
 
 func trackOf(rules int, t benchmark.Track) bool {

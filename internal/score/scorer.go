@@ -74,6 +74,7 @@ type rec struct {
 	expected, model  uint8
 	coreErr, removed bool
 	coreBad          bool // an ill-formed core
+	mvErr            bool // officially (2020 on) a model-validation error
 }
 
 type benchInfo struct {
@@ -157,7 +158,7 @@ func newScorer(rows []Row, o Options, rules int) *scorer {
 			cpu: r.CPU, wall: r.Wall, solver: si, bench: bi,
 			correct: int32(r.CorrectAnswers), wrong: int32(r.WrongAnswers), checks: int32(r.CheckSats), reduct: int32(r.Reduction),
 			status: parseStatus(r.Status), answer: s.answerOf(r.Answer), expected: parseAnswer(r.Expected),
-			model: parseModel(r.Model), coreErr: r.CoreErroneous, coreBad: r.CoreIllFormed,
+			model: parseModel(r.Model), coreErr: r.CoreErroneous, coreBad: r.CoreIllFormed, mvErr: officialModelError(r),
 		})
 	}
 	// Divisions.
