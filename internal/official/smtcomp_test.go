@@ -48,14 +48,14 @@ func TestImportSMTCOMPJSON(t *testing.T) {
 		t.Fatalf("%d results, %v", len(rs), err)
 	}
 	want := []struct{ track, path, status, answer, extra string }{
-		{"single-query", "non-incremental/QF_BV/2019-Mann/sub/a.smt2", "complete", "sat", "{}"},
-		{"single-query", "non-incremental/QF_BV/2019-Mann/sub/a.smt2", "timeout", "unknown", "{}"},
-		{"single-query", "non-incremental/QF_BV/2019-Mann/sub/a.smt2", "memout", "unknown", "{}"},
-		{"incremental", "incremental/QF_LIA/fam/i.smt2", "complete", "unknown", `{"correct-answers":"17"}`},
-		{"incremental", "incremental/QF_LIA/fam/i.smt2", "complete", "unknown", `{"correct-answers":"0","wrong-answers":"1"}`},
-		{"unsat-core", "non-incremental/QF_UF/u.smt2", "complete", "unsat", `{"core-size":"4"}`},
-		{"model-validation", "non-incremental/QF_BV/f/m.smt2", "complete", "sat", `{"model_validator_status":"VALID"}`},
-		{"model-validation", "non-incremental/QF_BV/f/m.smt2", "complete", "sat", `{"model_validator_status":"INVALID"}`},
+		{"single-query", "non-incremental/QF_BV/2019-Mann/sub/a.smt2", "complete", "sat", `{"nb_answers":-1,"result":"sat"}`},
+		{"single-query", "non-incremental/QF_BV/2019-Mann/sub/a.smt2", "timeout", "unknown", `{"result":"Timeout"}`},
+		{"single-query", "non-incremental/QF_BV/2019-Mann/sub/a.smt2", "memout", "unknown", `{"result":"OOM"}`},
+		{"incremental", "incremental/QF_LIA/fam/i.smt2", "complete", "unknown", `{"correct-answers":17,"nb_answers":17,"result":"Incremental"}`},
+		{"incremental", "incremental/QF_LIA/fam/i.smt2", "complete", "unknown", `{"correct-answers":0,"nb_answers":0,"result":"IncrementalError","wrong-answers":1}`},
+		{"unsat-core", "non-incremental/QF_UF/u.smt2", "complete", "unsat", `{"core-size":4,"nb_answers":4,"result":"unsat"}`},
+		{"model-validation", "non-incremental/QF_BV/f/m.smt2", "complete", "sat", `{"model_validator_status":"VALID","result":"sat"}`},
+		{"model-validation", "non-incremental/QF_BV/f/m.smt2", "complete", "sat", `{"model_validator_status":"INVALID","result":"ModelParsingError"}`},
 	}
 	for i, w := range want {
 		r := rs[i]
@@ -71,8 +71,9 @@ func TestImportSMTCOMPJSON(t *testing.T) {
 	}
 	bad := filepath.Join(dir, "bad.json")
 	os.WriteFile(bad, []byte(`[{"track": "Nope", "solver": "x", "file": "a", "result": "sat", "year": 2024}]`), 0o644)
-	if _, err := Import(ctx, st, "smtcomp-json", bad, Options{}); err == nil || !strings.Contains(err.Error(), "unknown track") {
-		t.Errorf("bad track: %v", err)
+	if s, err := Import(ctx, st, "smtcomp-json", bad, Options{}); err != nil || s.Rows != 1 || s.Unusable() != 1 ||
+		!strings.Contains(s.Problems[0].String(), "bad.json:1: result 1: unknown track") {
+		t.Errorf("bad track: %+v %v", s, err)
 	}
 	if _, err := Import(ctx, st, "nonsense", bad, Options{}); err == nil {
 		t.Error("an unknown format imported")
