@@ -72,8 +72,14 @@ type Options struct {
 	Divisions map[string][]string
 	// Solvers names solvers and says which compete; nil: all do.
 	Solvers Registry
-	// MemLimit is the memory limit in GB the pages report (default 60).
+	// MemLimit is the memory limit the pages report (default 60 GB; from
+	// 2024 the smtcomp tool's memlimit_M, 20480, which the pages label GB).
 	MemLimit int
+	// Entrants lists, for the official computation of 2024 on, the logics
+	// each solver entered in the track (its submission): a missing result
+	// there is scored as a run with no answer, results elsewhere are not
+	// scored. Nil: the results as they are.
+	Entrants map[string][]string
 }
 
 // Report is a track's scores: every division with its rankings, and the
@@ -289,6 +295,12 @@ func Score(rows []Row, o Options) (*Report, error) {
 	}
 	if o.MemLimit <= 0 {
 		o.MemLimit = 60
+		if is2024(o) {
+			o.MemLimit = 20480
+		}
+	}
+	if is2024(o) {
+		return score2024Report(rows, o), nil
 	}
 	s := newScorer(rows, o, rules)
 	return s.report(), nil
