@@ -308,8 +308,11 @@ func rowsOf(ctx context.Context, st store.Store, results []store.Result, track b
 		if r.Expected == "" && indexed {
 			r.Expected = string(b.Status)
 		}
-		if track == benchmark.UnsatCore && r.Reduction == 0 && r.CoreSize > 0 && indexed && b.Asserts > 0 {
-			r.Reduction = max(b.Asserts-r.CoreSize, 0)
+		if track == benchmark.UnsatCore && indexed && b.Asserts > 0 {
+			r.Asserts = b.Asserts
+			if r.Reduction == 0 && r.CoreSize > 0 {
+				r.Reduction = max(b.Asserts-r.CoreSize, 0)
+			}
 		}
 		if track != benchmark.Incremental || r.CheckSats > 0 {
 			continue

@@ -2,6 +2,7 @@ package score
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/smtarena/smtarena/internal/benchmark"
 )
@@ -79,6 +80,7 @@ type score2024 struct {
 	divNames []string
 	rows     []row24
 	soundSD  map[[2]int32]bool // (solver, division) -> sound
+	addBench func(path string, status uint8)
 }
 
 func answer2024(r *Row, track benchmark.Track) uint8 {
@@ -132,6 +134,35 @@ func newScore2024(rows []Row, o Options) *score2024 {
 			entered[sv][l] = true
 		}
 	}
+	s.addBench = func(path string, status uint8) {
+		logic := benchmark.LogicOfPath(path)
+		li, ok := logicIdx[logic]
+		if !ok {
+			li = int32(len(s.logics))
+			logicIdx[logic] = li
+			s.logics = append(s.logics, logic)
+		}
+		dn := divOfLogic[logic]
+		if dn == "" {
+			dn = logic
+		}
+		di, ok := divIdx[dn]
+		if !ok {
+			di = int32(len(s.divNames))
+			divIdx[dn] = di
+			s.divNames = append(s.divNames, dn)
+		}
+		if o.Track == benchmark.UnsatCore {
+			status = aUnsat // the track selects unsat benchmarks only
+		}
+		benchIdx[path] = int32(len(s.benches))
+		s.benches = append(s.benches, bench24{logic: li, div: di, status: status})
+		s.paths = append(s.paths, path)
+	}
+	removed := map[string]bool{}
+	for _, p := range o.Removed {
+		removed[p] = true
+	}
 	solverOf := func(name string) int32 {
 		si, ok := solverIdx[name]
 		if !ok {
@@ -148,26 +179,11 @@ func newScore2024(rows []Row, o Options) *score2024 {
 		logic := benchmark.LogicOfPath(r.Benchmark)
 		bi, ok := benchIdx[r.Benchmark]
 		if !ok {
-			li, ok := logicIdx[logic]
-			if !ok {
-				li = int32(len(s.logics))
-				logicIdx[logic] = li
-				s.logics = append(s.logics, logic)
-			}
-			dn := divOfLogic[logic]
-			if dn == "" {
-				dn = logic
-			}
-			di, ok := divIdx[dn]
-			if !ok {
-				di = int32(len(s.divNames))
-				divIdx[dn] = di
-				s.divNames = append(s.divNames, dn)
-			}
-			bi = int32(len(s.benches))
-			benchIdx[r.Benchmark] = bi
-			s.benches = append(s.benches, bench24{logic: li, div: di, status: parseAnswer(r.Expected)})
-			s.paths = append(s.paths, r.Benchmark)
+			s.addBench(r.Benchmark, parseAnswer(r.Expected))
+			bi = benchIdx[r.Benchmark]
+		}
+		if removed[r.Benchmark] {
+			continue
 		}
 		if o.Entrants != nil && !entered[name][logic] {
 			continue // the tool joins results to the logics each solver entered
@@ -180,8 +196,25 @@ func newScore2024(rows []Row, o Options) *score2024 {
 			nb = float64(r.CorrectAnswers)
 		case o.Track == benchmark.UnsatCore:
 			nb = float64(r.Reduction)
+			if r.Asserts > 0 {
+				nb = float64(r.Asserts - r.CoreSize)
+			}
 		}
 		s.rows = append(s.rows, row24{solver: si, bench: bi, ans: a, cpu: r.CPU, wall: r.Wall, nb: nb})
+	}
+	// The selection: the benchmarks with results, the others selected,
+	// and the removed ones of the logics there are.
+	for _, p := range o.Selection {
+		if _, ok := benchIdx[p]; !ok {
+			s.addBench(p, parseAnswer(o.Status[p]))
+		}
+	}
+	for _, p := range o.Removed {
+		if _, ok := logicIdx[benchmark.LogicOfPath(p)]; ok && strings.HasPrefix(p, "incremental/") == s.inc {
+			if _, ok := benchIdx[p]; !ok {
+				s.addBench(p, parseAnswer(o.Status[p]))
+			}
+		}
 	}
 	if o.Entrants != nil {
 		// A missing result of an entrant: no answer, no time, nb_answers -1.
@@ -306,6 +339,9 @@ func (s *score2024) benchScore(r *row24) bscore24 {
 	}
 	if known24(r.ans) {
 		b.n, b.w, b.c = r.nb, r.wall, r.cpu
+		if b.e != 0 {
+			b.n = 0 // a wrong answer is answered (its times count) but not correct
+		}
 	}
 	return b
 }
@@ -536,17 +572,20 @@ func (s *score2024) largestContribution(rowsOfDiv [][]int32, benchOfDiv [][]int3
 		}
 	}
 	out := map[Kind][]Contribution{}
-	virtualOf := func(idx []int32, without int32) map[int32]*vrow {
-		v := map[int32]*vrow{}
+	virtualOf := func(idx []int32, without int32) []*vrow {
+		at := map[int32]*vrow{}
+		var v []*vrow
 		for _, i := range idx {
 			r := &s.rows[i]
 			if r.solver == without {
 				continue
 			}
 			b := s.benchScore(r)
-			x, ok := v[r.bench]
+			x, ok := at[r.bench]
 			if !ok {
-				v[r.bench] = &vrow{n: b.n, wall: r.wall, wScore: b.w, cpu: r.cpu, cScore: b.c, sound: s.benches[r.bench].sound}
+				x = &vrow{n: b.n, wall: r.wall, wScore: b.w, cpu: r.cpu, cScore: b.c, sound: s.benches[r.bench].sound}
+				at[r.bench] = x
+				v = append(v, x)
 				continue
 			}
 			x.n = max(x.n, b.n)
@@ -555,7 +594,7 @@ func (s *score2024) largestContribution(rowsOfDiv [][]int32, benchOfDiv [][]int3
 		}
 		return v
 	}
-	sum := func(k Kind, v map[int32]*vrow) (agg, bool) {
+	sum := func(k Kind, v []*vrow) (agg, bool) {
 		var a agg
 		any := false
 		for _, x := range v {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
-	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -137,6 +136,7 @@ func rows2024(t *testing.T, dir, file string, track benchmark.Track) []score.Row
 			row.CorrectAnswers = r.NbAnswers
 		case benchmark.UnsatCore:
 			row.CoreSize = r.NbAnswers
+			row.Asserts = info[p].asserts
 			if row.Answer == "unsat" {
 				row.Reduction = max(info[p].asserts-r.NbAnswers, 0)
 			}
@@ -176,8 +176,22 @@ func score2024(t *testing.T, root string, track benchmark.Track, file string) *s
 		t.Fatal(err)
 	}
 	rows := rows2024(t, filepath.Join(root, "data"), file, track)
-	rep, err := score.Score(rows, score.Options{Rules: 2024, Year: 2024, Track: track, Compat: score.Official,
-		Divisions: defs.Divisions(track), Entrants: entrants, Solvers: reg})
+	o := score.Options{Rules: 2024, Year: 2024, Track: track, Compat: score.Official,
+		Divisions: defs.Divisions(track), Entrants: entrants, Solvers: reg, Removed: defs.RemovedResults, Status: map[string]string{}}
+	for p, in := range benchmarks2024(t, filepath.Join(root, "data")) {
+		o.Status[p] = in.status
+	}
+	if track == benchmark.Cloud || track == benchmark.Parallel {
+		// The tool scores each of the two tracks over both selections.
+		for _, other := range tracks2024 {
+			if other.track != track && (other.track == benchmark.Cloud || other.track == benchmark.Parallel) {
+				for _, r := range rows2024(t, filepath.Join(root, "data"), other.file, other.track) {
+					o.Selection = append(o.Selection, r.Benchmark)
+				}
+			}
+		}
+	}
+	rep, err := score.Score(rows, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,9 +203,6 @@ func score2024(t *testing.T, root string, track benchmark.Track, file string) *s
 // the shortest representation (2.0040419e+07, 30476.606885).
 func hugo(x float64) string {
 	r, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'f', 6, 64), 64)
-	if r == 0 {
-		r = 0 // no -0
-	}
 	return strconv.FormatFloat(r, 'g', -1, 64)
 }
 
@@ -344,11 +355,10 @@ func summaryDiffs(page string, rep *score.Report) []string {
 }
 
 // recognitionDiffs compares the biggest lead or largest contribution page.
-func recognitionDiffs(page string, rep *score.Report, lead bool) []string {
-	var diffs []string
+func recognitionDiffs(page string, rep *score.Report, lead bool) (diffs []string, zeros int) {
 	w := reWinners.FindStringSubmatch(page)
 	if w == nil {
-		return []string{"no winners table"}
+		return []string{"no winners table"}, 0
 	}
 	lines := func(k score.Kind) [][4]string {
 		var out [][4]string
@@ -383,12 +393,19 @@ func recognitionDiffs(page string, rep *score.Report, lead bool) []string {
 		}
 		for i := 0; i < len(rows) && i < len(ours); i++ {
 			c := cells(rows[i][1])
+			if len(c) == 4 && c[3] == "-0" && ours[i][3] == "0" {
+				// A time score of a solver that adds nothing: 1 - v/v,
+				// whose sign is that of the last bit of two sums of the
+				// same times in polars' (unspecified) group order.
+				zeros++
+				c[3] = "0"
+			}
 			if len(c) != 4 || [4]string{c[0], c[1], c[2], c[3]} != ours[i] {
 				diffs = append(diffs, fmt.Sprintf("%s line %d: page %v, ours %v", k, i+1, c, ours[i]))
 			}
 		}
 	}
-	return diffs
+	return diffs, zeros
 }
 
 // known2024 are the published pages that our computation does not
@@ -452,13 +469,14 @@ func TestReproduce2024(t *testing.T) {
 				page := string(m[1])
 				base := strings.TrimSuffix(name, "-"+tc.suffix)
 				var diffs []string
+				zeros := 0
 				switch base {
 				case "results":
 					diffs = summaryDiffs(page, rep)
 				case "biggest-lead":
-					diffs = recognitionDiffs(page, rep, true)
+					diffs, zeros = recognitionDiffs(page, rep, true)
 				case "largest-contribution":
-					diffs = recognitionDiffs(page, rep, false)
+					diffs, zeros = recognitionDiffs(page, rep, false)
 				default:
 					d := byName[base]
 					if d == nil {
@@ -468,6 +486,9 @@ func TestReproduce2024(t *testing.T) {
 					}
 				}
 				checked++
+				if zeros > 0 {
+					t.Logf("%s: %d time scores printed -0 where ours are 0 (the sign of a rounding error of polars' summation order; docs/scoring.md)", name, zeros)
+				}
 				if len(diffs) == 0 {
 					ok++
 					if why, known := known2024[name]; known {
@@ -487,5 +508,4 @@ func TestReproduce2024(t *testing.T) {
 			t.Logf("%s: %d of %d published pages reproduced", tc.suffix, ok, checked)
 		})
 	}
-	_ = math.Abs
 }

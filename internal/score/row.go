@@ -31,8 +31,11 @@ type Row struct {
 	// Unsat-core track: N minus the size of the returned core, and whether
 	// the core was refuted by the validating solvers. Formats that give
 	// the core's size instead leave Reduction to whoever knows N.
-	Reduction     int
-	CoreSize      int
+	Reduction int
+	CoreSize  int
+	// Asserts is the benchmark's number of assertions where known (the
+	// smtcomp tool's correct score is Asserts - CoreSize, not clamped).
+	Asserts       int
 	CoreErroneous bool
 	// Model-validation track: the validator's verdict, VALID, INVALID or
 	// UNKNOWN ("" when there was none).

@@ -80,6 +80,15 @@ type Options struct {
 	// there is scored as a run with no answer, results elsewhere are not
 	// scored. Nil: the results as they are.
 	Entrants map[string][]string
+	// Selection lists, for the official computation of 2024 on, the
+	// benchmarks selected for the track beyond those with results (the
+	// cloud and parallel pages of 2024 count both tracks' selections);
+	// Removed the benchmarks whose results the organisers removed after
+	// the runs (defs.py's removed_results): their results are not scored,
+	// and they stay selected where their logic is.
+	Selection, Removed []string
+	// Status gives the status of the selected benchmarks without results.
+	Status map[string]string
 }
 
 // Report is a track's scores: every division with its rankings, and the

@@ -23,6 +23,9 @@ type SMTCOMPDefs struct {
 	Logics []string
 	Values map[string]string
 	Tracks map[string]map[string][]string
+	// RemovedResults are the benchmarks whose results were removed after
+	// the runs (Config.removed_results), as library paths.
+	RemovedResults []string
 }
 
 var (
@@ -31,6 +34,8 @@ var (
 	defsTrackRE  = regexp.MustCompile(`^\s+Track\.(\w+): \{`)
 	defsDivRE    = regexp.MustCompile(`^\s+Division\.(\w+): \{`)
 	defsLogicRE  = regexp.MustCompile(`^\s+Logic\.(\w+),?`)
+	defsRemoved  = regexp.MustCompile(`(?s)\n\s+removed_results = \[(.*?)\n\s+\]`)
+	defsEntry    = regexp.MustCompile(`(?s)\{\s*"logic": int\(Logic\.(\w+)\),\s*"family": "([^"]*)",\s*"name": "([^"]*)",?\s*\}`)
 )
 
 // ParseSMTCOMPDefs reads defs.py: the Logic and Division enumerations and
@@ -89,6 +94,11 @@ func ParseSMTCOMPDefs(src []byte) (*SMTCOMPDefs, error) {
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("defs.py: %w", err)
+	}
+	if m := defsRemoved.FindSubmatch(src); m != nil {
+		for _, e := range defsEntry.FindAllSubmatch(m[1], -1) {
+			d.RemovedResults = append(d.RemovedResults, "non-incremental/"+string(e[1])+"/"+string(e[2])+"/"+string(e[3]))
+		}
 	}
 	if len(d.Logics) == 0 || len(d.Tracks) == 0 {
 		return nil, fmt.Errorf("defs.py: no Logic enumeration or no tracks table")
