@@ -35,6 +35,8 @@ type ScoreOptions struct {
 	Cores       int
 	Out         string // yaml: write the pages into this directory
 	Date        string // the pages' resultdate
+	Defs        string // 2024 on: the smtcomp tool's defs.py
+	Submissions string // 2024 on: the directory of the entrants' submission JSON
 }
 
 func newScoreCmd(io streams) *cobra.Command {
@@ -57,12 +59,23 @@ check-sats: --check-sats, or the indexed library.
 
 --format yaml writes the website's result pages (the layout of the published
 2019 pages), into --out DIR as files or to stdout; json follows the official
-results JSON (PodiumDivision records).`,
+results JSON (PodiumDivision records); web-json writes the JSON records the
+website of 2024 on is rendered from (web/content/results: one per division
+and logic, biggest lead, largest contribution, the summary), into --out DIR
+as files or to stdout as one object.
+
+From 2024 on, --compat official is the smtcomp tool's computation: give its
+defs.py (--defs) and the entrants' submissions (--submissions) for the
+division table and the logics each solver entered, and import the
+benchmark list (smtarena import benchmarks-json benchmarks-2024.json.gz) for
+the statuses and the unsat-core track's assertion counts.`,
 		Example: `  smtarena import ../shared/official-results/2019/results/Model_Validation_Track.csv.tar.xz
   smtarena score --rules 2019 --track model-validation --compat official \
       --solvers ../shared/official-results/2019/registration/solvers_divisions_final.csv
   smtarena score --rules 2022 --year 2019 --track incremental --format yaml --out pages \
-      --check-sats ../shared/official-results/2019/prep/incremental_num_check_sat.csv.tar.xz`,
+      --check-sats ../shared/official-results/2019/prep/incremental_num_check_sat.csv.tar.xz
+  smtarena score --rules 2024 --track unsat-core --compat official --format web-json --out pages \
+      --defs 2024/submissions/smtcomp/defs.py --submissions 2024/submissions/submissions`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.Config != "" && !cmd.Flags().Changed("db") && os.Getenv("SMTARENA_DB") == "" {
@@ -89,6 +102,8 @@ results JSON (PodiumDivision records).`,
 	f.IntVar(&opts.Cores, "cores", 0, "cores per run: 2014's C, 2018/2022's m (default 4)")
 	f.StringVar(&opts.Out, "out", "", "yaml: write one page per file into this directory")
 	f.StringVar(&opts.Date, "date", "", "yaml and json: the resultdate (default now)")
+	f.StringVar(&opts.Defs, "defs", "", "2024 on, --compat official: the smtcomp tool's defs.py (divisions, removed results)")
+	f.StringVar(&opts.Submissions, "submissions", "", "2024 on, --compat official: the directory of the entrants' submissions (logics entered, competitive)")
 	return cmd
 }
 
@@ -131,9 +146,9 @@ func runScore(ctx context.Context, opts ScoreOptions, io streams) error {
 		return err
 	}
 	switch opts.Format {
-	case "table", "csv", "json", "yaml":
+	case "table", "csv", "json", "yaml", "web-json":
 	default:
-		return fmt.Errorf("unknown format %q (want table, csv, json or yaml)", opts.Format)
+		return fmt.Errorf("unknown format %q (want table, csv, json, yaml or web-json)", opts.Format)
 	}
 	year := opts.Year
 	if year == 0 {
@@ -219,6 +234,11 @@ func runScore(ctx context.Context, opts ScoreOptions, io streams) error {
 		sort.Strings(ls)
 		so.Divisions = config.Divisions(year, track, ls)
 	}
+	if compat == score.Official && year >= 2024 {
+		if err := setup2024(ctx, st, opts, track, year, &so); err != nil {
+			return err
+		}
+	}
 	rep, err := score.Score(rows, so)
 	if err != nil {
 		return err
@@ -244,6 +264,8 @@ func runScore(ctx context.Context, opts ScoreOptions, io streams) error {
 		return score.WriteCSV(io.out, rep)
 	case "json":
 		return score.WriteJSON(io.out, rep, date)
+	case "web-json":
+		return writeWebJSON(io, opts.Out, rep, date)
 	case "yaml":
 		if opts.Out == "" {
 			return score.WriteYAML(io.out, rep, date)

@@ -509,3 +509,74 @@ func TestReproduce2024(t *testing.T) {
 		})
 	}
 }
+
+// TestWebPages2024 renders the cloud and parallel tracks of 2024 as the
+// website's JSON records: one record per published page, named as the
+// page, whose numbers, printed as Hugo prints them, are the page's.
+func TestWebPages2024(t *testing.T) {
+	root := testenv.Shared(t, "official-results/2024")
+	for _, tc := range tracks2024[2:] {
+		rep := score2024(t, root, tc.track, tc.file)
+		pages, err := score.WebPages(rep, "2024-07-08")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ours []string
+		for _, p := range pages {
+			ours = append(ours, strings.TrimSuffix(p.Name, ".md"))
+			var rec struct {
+				NBenchmarks int `json:"n_benchmarks"`
+				Parallel    []struct {
+					Name         string
+					CorrectScore float64
+					WallScore    float64
+					Unsolved     int
+				}
+				Layout string
+			}
+			if err := json.Unmarshal([]byte(p.Text), &rec); err != nil {
+				t.Fatalf("%s: %v", p.Name, err)
+			}
+			if rec.Layout != "result" {
+				continue
+			}
+			raw, err := os.ReadFile(filepath.Join(root, "pages", strings.TrimSuffix(p.Name, ".md"), "index.html"))
+			if err != nil {
+				t.Errorf("%s: no published page: %v", p.Name, err)
+				continue
+			}
+			page := string(raw)
+			if m := reBench.FindStringSubmatch(page); m == nil || m[1] != strconv.Itoa(rec.NBenchmarks) {
+				t.Errorf("%s: n_benchmarks %d, page %v", p.Name, rec.NBenchmarks, m)
+			}
+			for _, tb := range reTable.FindAllStringSubmatch(page, -1) {
+				if tb[1] != "parallel" {
+					continue
+				}
+				rows := reRow.FindAllStringSubmatch(tb[2], -1)[1:]
+				if len(rows) != len(rec.Parallel) {
+					t.Errorf("%s: %d parallel steps, page %d", p.Name, len(rec.Parallel), len(rows))
+					continue
+				}
+				for i, r := range rows {
+					c := cells(r[1])
+					st := rec.Parallel[i]
+					if got := []string{st.Name, hugo(st.CorrectScore), hugo(st.WallScore), strconv.Itoa(st.Unsolved)}; got[0] != c[0] || got[1] != c[2] || got[2] != c[4] || got[3] != c[8] {
+						t.Errorf("%s: step %d %v, page %v", p.Name, i+1, got, c)
+					}
+				}
+			}
+		}
+		var published []string
+		dirs, _ := os.ReadDir(filepath.Join(root, "pages"))
+		for _, d := range dirs {
+			if strings.HasSuffix(d.Name(), "-"+tc.suffix) {
+				published = append(published, d.Name())
+			}
+		}
+		sort.Strings(ours)
+		if strings.Join(ours, " ") != strings.Join(published, " ") {
+			t.Errorf("%s: records %v, published pages %v", tc.suffix, ours, published)
+		}
+	}
+}
