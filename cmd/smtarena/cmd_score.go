@@ -315,12 +315,20 @@ func rowsOf(ctx context.Context, st store.Store, results []store.Result, track b
 	}
 	index := map[string]benchmark.Benchmark{}
 	if needIndex {
-		bs, err := st.Benchmarks(ctx, store.Filter{})
-		if err != nil {
-			return nil, err
+		// Only the logics of the rows: a library (or the smtcomp tool's
+		// benchmark list) holds hundreds of thousands of others.
+		logics := map[string]bool{}
+		for _, r := range rows {
+			logics[benchmark.LogicOfPath(r.Benchmark)] = true
 		}
-		for _, b := range bs {
-			index[b.Path] = b
+		for l := range logics {
+			bs, err := st.Benchmarks(ctx, store.Filter{Logic: l})
+			if err != nil {
+				return nil, err
+			}
+			for _, b := range bs {
+				index[b.Path] = b
+			}
 		}
 	}
 	unknownN := map[string]bool{}

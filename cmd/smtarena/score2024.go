@@ -72,13 +72,20 @@ func setup2024(ctx context.Context, st store.Store, opts ScoreOptions, track ben
 			so.Selection = append(so.Selection, r.BenchmarkPath)
 		}
 	}
-	bs, err := st.Benchmarks(ctx, store.Filter{})
-	if err != nil {
-		return err
-	}
+	// The statuses of the selected benchmarks that have no results here.
 	so.Status = map[string]string{}
-	for _, b := range bs {
-		so.Status[b.Path] = string(b.Status)
+	logics := map[string]bool{}
+	for _, p := range append(append([]string(nil), so.Selection...), so.Removed...) {
+		logics[benchmark.LogicOfPath(p)] = true
+	}
+	for l := range logics {
+		bs, err := st.Benchmarks(ctx, store.Filter{Logic: l})
+		if err != nil {
+			return err
+		}
+		for _, b := range bs {
+			so.Status[b.Path] = string(b.Status)
+		}
 	}
 	return nil
 }

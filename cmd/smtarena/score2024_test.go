@@ -2,11 +2,14 @@ package main
 
 import (
 	"compress/gzip"
+	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/smtarena/smtarena/internal/testenv"
 )
@@ -79,4 +82,87 @@ func TestScore2024Parallel(t *testing.T) {
 		rec.Parallel[0].Name != "SMTS" || rec.Parallel[0].ErrorScore != 2 || rec.Parallel[0].CorrectScore != 37 || rec.Parallel[0].Solved != 39 || rec.Parallel[0].Unsolved != 157 {
 		t.Errorf("qf_idl-parallel: %s", raw)
 	}
+}
+
+// BenchmarkImportScore2024 imports the four 2024 results files (205,138
+// rows) and the benchmark list into a fresh SQLite store and scores every
+// track as the official pages were (every division and logic page, biggest
+// lead, largest contribution, summary, written as web-json files), and
+// prints the time and peak memory, also per million result rows (target:
+// at most 2 s and 1 GB per million rows).
+func BenchmarkImportScore2024(b *testing.B) {
+	dir := testenv.Shared(b, "official-results/2024")
+	ctx := context.Background()
+	var results []string
+	for _, f := range []string{"results-cloud-2024.json.gz", "results-parallel-2024.json.gz", "results-inc-2024.json.gz", "results-uc-2024.json.gz"} {
+		results = append(results, filepath.Join(dir, "data", f))
+	}
+	rows := 0
+	for _, f := range results {
+		rows += countResults(b, f)
+	}
+	quiet := streams{strings.NewReader(""), io.Discard, io.Discard}
+	var tImport, tBench, tScore time.Duration
+	for range b.N {
+		tmp := b.TempDir()
+		db := filepath.Join(tmp, "s.db")
+		start := time.Now()
+		if err := runImport(ctx, ImportOptions{DB: db}, append([]string{"smtcomp-json"}, results...), quiet); err != nil {
+			b.Fatal(err)
+		}
+		tImport += time.Since(start)
+		start = time.Now()
+		if err := runImport(ctx, ImportOptions{DB: db}, []string{"benchmarks-json", filepath.Join(dir, "data/benchmarks-2024.json.gz")}, quiet); err != nil {
+			b.Fatal(err)
+		}
+		tBench += time.Since(start)
+		start = time.Now()
+		for _, track := range []string{"incremental", "unsat-core", "cloud", "parallel"} {
+			err := runScore(ctx, ScoreOptions{DB: db, Rules: 2024, Year: 2024, Track: track, Compat: "official", Format: "web-json",
+				Out: filepath.Join(tmp, track), Date: "2024-07-08", Defs: filepath.Join(dir, "submissions/smtcomp/defs.py"),
+				Submissions: filepath.Join(dir, "submissions/submissions")}, quiet)
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+		tScore += time.Since(start)
+	}
+	n := time.Duration(b.N)
+	perM := func(d time.Duration) time.Duration { return time.Duration(float64(d/n) * 1e6 / float64(rows)).Round(time.Millisecond) }
+	total := (tImport + tBench + tScore) / n
+	b.ReportMetric(float64(total.Milliseconds())*1e6/float64(rows), "ms/Mrow")
+	b.Logf("%d result rows: import %v, benchmark list (482,964 entries) %v, scoring the 4 tracks with every page %v; total %v = %v per million result rows (import %v, scoring %v per million); peak RSS %s",
+		rows, (tImport / n).Round(time.Millisecond), (tBench / n).Round(time.Millisecond), (tScore / n).Round(time.Millisecond),
+		total.Round(time.Millisecond), perM(tImport+tBench+tScore), perM(tImport), perM(tScore), peakRSS())
+}
+
+func countResults(b *testing.B, path string) int {
+	f, err := os.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var doc struct{ Results []json.RawMessage }
+	if err := json.NewDecoder(zr).Decode(&doc); err != nil {
+		b.Fatal(err)
+	}
+	return len(doc.Results)
+}
+
+// peakRSS is the process's peak resident set (VmHWM).
+func peakRSS() string {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return "?"
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(l, "VmHWM:") {
+			return strings.TrimSpace(strings.TrimPrefix(l, "VmHWM:"))
+		}
+	}
+	return "?"
 }

@@ -26,10 +26,33 @@ var jsonTracks = map[string]string{
 
 // jsonFile is the file field as an object (the tool's Smt2File).
 type jsonFile struct {
-	Incremental *bool           `json:"incremental"`
-	Logic       string          `json:"logic"`
-	Family      json.RawMessage `json:"family"`
-	Name        string          `json:"name"`
+	Incremental *bool   `json:"incremental"`
+	Logic       string  `json:"logic"`
+	Family      famList `json:"family"`
+	Name        string  `json:"name"`
+}
+
+// famList is a family: a list of directories (the tool's), or one path.
+type famList []string
+
+func (f *famList) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		var one string
+		if err := json.Unmarshal(b, &one); err != nil {
+			return err
+		}
+		*f = nil
+		if one != "" {
+			*f = strings.Split(one, "/")
+		}
+		return nil
+	}
+	var l []string
+	if err := json.Unmarshal(b, &l); err != nil {
+		return fmt.Errorf("family %.200s: want a list of directories or a path", b)
+	}
+	*f = l
+	return nil
 }
 
 // libraryPath makes a library path of the file field: a path string, or
@@ -37,7 +60,7 @@ type jsonFile struct {
 // name} (Smt2File.path() of the smtcomp tool).
 func libraryPath(raw json.RawMessage, track string) (string, error) {
 	var s string
-	if err := json.Unmarshal(raw, &s); err == nil {
+	if len(raw) > 0 && raw[0] == '"' && json.Unmarshal(raw, &s) == nil {
 		s = strings.TrimPrefix(s, "./")
 		if strings.HasPrefix(s, "incremental/") || strings.HasPrefix(s, "non-incremental/") {
 			return s, nil
@@ -49,20 +72,12 @@ func libraryPath(raw json.RawMessage, track string) (string, error) {
 	}
 	var f jsonFile
 	if err := json.Unmarshal(raw, &f); err != nil || f.Logic == "" || f.Name == "" {
+		if err != nil && strings.Contains(err.Error(), "family") {
+			return "", err
+		}
 		return "", fmt.Errorf("file %.200s: want a path or {logic, family, name}", raw)
 	}
-	var fam []string
-	if len(f.Family) > 0 {
-		if err := json.Unmarshal(f.Family, &fam); err != nil {
-			var one string
-			if json.Unmarshal(f.Family, &one) != nil {
-				return "", fmt.Errorf("family %.200s: want a list of directories or a path", f.Family)
-			}
-			if one != "" {
-				fam = strings.Split(one, "/")
-			}
-		}
-	}
+	fam := []string(f.Family)
 	top := "non-incremental"
 	if (f.Incremental != nil && *f.Incremental) || (f.Incremental == nil && track == "incremental") {
 		top = "incremental"
