@@ -257,6 +257,22 @@ func smtcompResult(raw map[string]json.RawMessage, opts Options, given int, give
 		return store.Result{}, "no solver"
 	}
 	fileRaw, ok := raw["file"]
+	var fileID json.RawMessage // a file field that is not the benchmark (an id), kept
+	if _, flat := raw["logic"]; flat && (!ok || (len(fileRaw) > 0 && fileRaw[0] != '{' && fileRaw[0] != '"')) {
+		// A benchmark given by top-level logic, family and name (the file
+		// field, if any, an id): make the file object of them.
+		obj := map[string]json.RawMessage{}
+		for _, k := range []string{"incremental", "logic", "family", "name"} {
+			if v, ok := raw[k]; ok {
+				obj[k] = v
+			}
+		}
+		if ok {
+			fileID = fileRaw
+		}
+		fileRaw, _ = json.Marshal(obj)
+		ok = true
+	}
 	if !ok {
 		return store.Result{}, "no file"
 	}
@@ -339,6 +355,9 @@ func smtcompResult(raw map[string]json.RawMessage, opts Options, given int, give
 		if !resultFields[k] {
 			extra[k] = json.RawMessage(v)
 		}
+	}
+	if fileID != nil {
+		extra["file"] = fileID
 	}
 	if p, ok := raw["participation"]; ok {
 		config = strings.Trim(string(p), `"`) // a solver's second participation is another configuration

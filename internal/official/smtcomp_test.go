@@ -23,7 +23,9 @@ const smtcompJSON = `{"version": 1, "results": [
  {"track": "Incremental", "solver": "z3", "file": {"logic": "QF_LIA", "family": "fam", "name": "i.smt2"}, "result": "IncrementalError", "cpu_time": 2, "wallclock_time": 2, "memory_usage": 0, "nb_answers": 0},
  {"track": "UnsatCore", "solver": "cvc5", "file": {"logic": "QF_UF", "family": [], "name": "u.smt2"}, "result": "unsat", "cpu_time": 2, "wallclock_time": 2, "memory_usage": 0, "nb_answers": 4},
  {"track": "ModelValidation", "solver": "cvc5", "file": {"logic": "QF_BV", "family": ["f"], "name": "m.smt2"}, "result": "sat", "cpu_time": 2, "wallclock_time": 2, "memory_usage": 0},
- {"track": "ModelValidation", "solver": "z3", "file": {"logic": "QF_BV", "family": ["f"], "name": "m.smt2"}, "result": "ModelParsingError", "cpu_time": 2, "wallclock_time": 2, "memory_usage": 0}
+ {"track": "ModelValidation", "solver": "z3", "file": {"logic": "QF_BV", "family": ["f"], "name": "m.smt2"}, "result": "ModelParsingError", "cpu_time": 2, "wallclock_time": 2, "memory_usage": 0},
+ {"track": "Cloud", "solver": "SMTS", "file": 4711, "logic": "QF_LRA", "family": ["g"], "name": "c.smt2", "result": "Timeout", "cpu_time": 0, "wallclock_time": 1200, "memory_usage": 0, "year": 2025},
+ {"track": "Cloud", "solver": "SMTS", "file": null, "result": "sat", "cpu_time": 0, "wallclock_time": 1, "memory_usage": 0}
 ]}`
 
 func TestImportSMTCOMPJSON(t *testing.T) {
@@ -40,8 +42,12 @@ func TestImportSMTCOMPJSON(t *testing.T) {
 	st := openStore(t)
 	ctx := context.Background()
 	s, err := Import(ctx, st, "smtcomp-json", p, Options{})
-	if err != nil || s.Rows != 8 || s.Added != 8 {
+	if err != nil || s.Rows != 10 || s.Added != 9 || s.Unusable() != 1 || !strings.Contains(s.Problems[0].String(), ":10: result 10: file null") {
 		t.Fatalf("%+v %v", s, err)
+	}
+	if rs, err := st.Results(ctx, store.ResultFilter{Year: 2025}); err != nil || len(rs) != 1 || rs[0].BenchmarkPath != "non-incremental/QF_LRA/g/c.smt2" ||
+		rs[0].Status != "timeout" || !strings.Contains(rs[0].Extra, `"file":4711`) {
+		t.Errorf("2025-shaped result: %+v %v", rs, err)
 	}
 	rs, err := st.Results(ctx, store.ResultFilter{Year: 2024})
 	if err != nil || len(rs) != 8 {
@@ -66,7 +72,7 @@ func TestImportSMTCOMPJSON(t *testing.T) {
 	if rs[0].CPU != 1.5 || rs[0].Wall != 1.25 || rs[0].MemoryMB != 2 {
 		t.Errorf("times and memory: %+v", rs[0])
 	}
-	if s, err := Import(ctx, st, "smtcomp-json", p, Options{}); err != nil || s.Added != 0 || s.Skipped != 8 {
+	if s, err := Import(ctx, st, "smtcomp-json", p, Options{}); err != nil || s.Added != 0 || s.Skipped != 9 {
 		t.Errorf("re-import %+v %v", s, err)
 	}
 	bad := filepath.Join(dir, "bad.json")
