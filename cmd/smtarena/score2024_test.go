@@ -128,7 +128,9 @@ func BenchmarkImportScore2024(b *testing.B) {
 		tScore += time.Since(start)
 	}
 	n := time.Duration(b.N)
-	perM := func(d time.Duration) time.Duration { return time.Duration(float64(d/n) * 1e6 / float64(rows)).Round(time.Millisecond) }
+	perM := func(d time.Duration) time.Duration {
+		return time.Duration(float64(d/n) * 1e6 / float64(rows)).Round(time.Millisecond)
+	}
 	total := (tImport + tBench + tScore) / n
 	b.ReportMetric(float64(total.Milliseconds())*1e6/float64(rows), "ms/Mrow")
 	b.Logf("%d result rows: import %v, benchmark list (482,964 entries) %v, scoring the 4 tracks with every page %v; total %v = %v per million result rows (import %v, scoring %v per million); peak RSS %s",
