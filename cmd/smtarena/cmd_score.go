@@ -315,20 +315,22 @@ func rowsOf(ctx context.Context, st store.Store, results []store.Result, track b
 	}
 	index := map[string]benchmark.Benchmark{}
 	if needIndex {
-		// Only the logics of the rows: a library (or the smtcomp tool's
+		// Only the rows' benchmarks: a library (or the smtcomp tool's
 		// benchmark list) holds hundreds of thousands of others.
-		logics := map[string]bool{}
+		seen := map[string]bool{}
+		paths := []string{}
 		for _, r := range rows {
-			logics[benchmark.LogicOfPath(r.Benchmark)] = true
+			if !seen[r.Benchmark] {
+				seen[r.Benchmark] = true
+				paths = append(paths, r.Benchmark)
+			}
 		}
-		for l := range logics {
-			bs, err := st.Benchmarks(ctx, store.Filter{Logic: l})
-			if err != nil {
-				return nil, err
-			}
-			for _, b := range bs {
-				index[b.Path] = b
-			}
+		bs, err := st.Benchmarks(ctx, store.Filter{Paths: paths})
+		if err != nil {
+			return nil, err
+		}
+		for _, b := range bs {
+			index[b.Path] = b
 		}
 	}
 	unknownN := map[string]bool{}

@@ -74,18 +74,12 @@ func setup2024(ctx context.Context, st store.Store, opts ScoreOptions, track ben
 	}
 	// The statuses of the selected benchmarks that have no results here.
 	so.Status = map[string]string{}
-	logics := map[string]bool{}
-	for _, p := range append(append([]string(nil), so.Selection...), so.Removed...) {
-		logics[benchmark.LogicOfPath(p)] = true
+	bs, err := st.Benchmarks(ctx, store.Filter{Paths: append(append([]string{}, so.Selection...), so.Removed...)})
+	if err != nil {
+		return err
 	}
-	for l := range logics {
-		bs, err := st.Benchmarks(ctx, store.Filter{Logic: l})
-		if err != nil {
-			return err
-		}
-		for _, b := range bs {
-			so.Status[b.Path] = string(b.Status)
-		}
+	for _, b := range bs {
+		so.Status[b.Path] = string(b.Status)
 	}
 	return nil
 }
