@@ -17,10 +17,14 @@ import (
 //     the incremental track), and the sequential score only zeroes the four
 //     scores of a row whose CPU time is over the time limit (its answer
 //     still counts as solved);
-//   - the correct score of a row is its nb_answers when it answered sat or
-//     unsat: 1 (single query, cloud, parallel), the benchmark's assertions
-//     minus the core's size (unsat core), the answered check-sats whatever
-//     the run's end (incremental, answered or not);
+//   - per track (scoring.benchmark_scoring): single query, cloud and
+//     parallel: e = 1 on an answer contrary to the sound status, n = 1 on
+//     a sat or unsat answer that is not an error; unsat core: e = 1 on sat
+//     or UnsatCoreNotValidated, n = assertions - core size on unsat (not
+//     clamped); model validation: e = 1 on unsat or ModelUnsat, n = 1 on a
+//     validated sat; incremental: e = 1 on IncrementalError, n = the
+//     answered check-sats whatever the run's end; every benchmark's status
+//     is unsat in the unsat-core track and sat in the model-validation one;
 //   - sound solvers are those without a sat/unsat answer contrary to a
 //     benchmark's status in the division; a benchmark that sound solvers
 //     answered both sat and unsat is removed, and otherwise gets their
@@ -50,6 +54,8 @@ const (
 	o24Timeout
 	o24IncError
 	o24CoreInvalid
+	o24ModelUnsat
+	o24ModelOther // ModelNotValidated, ModelParsingError, ...: neither solved nor an error
 	o24Missing
 )
 
@@ -84,6 +90,29 @@ type score2024 struct {
 }
 
 func answer2024(r *Row, track benchmark.Track) uint8 {
+	switch w := r.Result; {
+	case w == "sat":
+		return o24Sat
+	case w == "unsat":
+		return o24Unsat
+	case w == "unknown":
+		return o24Unknown
+	case w == "incremental":
+		return o24Incremental
+	case w == "OutOfMemory":
+		return o24OOM
+	case w == "Timeout":
+		return o24Timeout
+	case w == "IncrementalError":
+		return o24IncError
+	case w == "UnsatCoreNotValidated":
+		return o24CoreInvalid
+	case w == "ModelUnsat":
+		return o24ModelUnsat
+	case strings.HasPrefix(w, "Model"):
+		return o24ModelOther
+	}
+	// Rows without the tool's word (other importers, smtarena's runs).
 	switch parseStatus(r.Status) {
 	case stTimeout:
 		return o24Timeout
@@ -102,7 +131,7 @@ func answer2024(r *Row, track benchmark.Track) uint8 {
 	switch parseAnswer(r.Answer) {
 	case aSat:
 		if r.Model == "INVALID" || r.Model == "UNKNOWN" {
-			return o24Unknown
+			return o24ModelOther
 		}
 		return o24Sat
 	case aUnsat:
@@ -152,8 +181,11 @@ func newScore2024(rows []Row, o Options) *score2024 {
 			divIdx[dn] = di
 			s.divNames = append(s.divNames, dn)
 		}
-		if o.Track == benchmark.UnsatCore {
-			status = aUnsat // the track selects unsat benchmarks only
+		switch o.Track {
+		case benchmark.UnsatCore:
+			status = aUnsat // scoring.py: every benchmark's sound status is unsat
+		case benchmark.ModelValidation:
+			status = aSat // ... and sat in the model-validation track
 		}
 		benchIdx[path] = int32(len(s.benches))
 		s.benches = append(s.benches, bench24{logic: li, div: di, status: status})
@@ -254,18 +286,28 @@ func (s *score2024) disagreements() []Disagreement {
 	for _, r := range s.rows {
 		b := &s.benches[r.bench]
 		key := [2]int32{r.solver, b.div}
-		if s.inc {
+		switch {
+		case s.inc:
 			if r.ans == o24IncError {
 				s.soundSD[key] = false
 			}
-			continue
-		}
-		if (b.status == aSat && r.ans == o24Unsat) || (b.status == aUnsat && r.ans == o24Sat) {
+		case s.o.Track == benchmark.UnsatCore:
+			if r.ans == o24Sat || r.ans == o24CoreInvalid {
+				s.soundSD[key] = false
+			}
+		case s.o.Track == benchmark.ModelValidation:
+			if r.ans == o24Unsat || r.ans == o24ModelUnsat {
+				s.soundSD[key] = false
+			}
+		case (b.status == aSat && r.ans == o24Unsat) || (b.status == aUnsat && r.ans == o24Sat):
 			s.soundSD[key] = false
 		}
 	}
 	for i := range s.benches {
 		s.benches[i].sound = s.benches[i].status
+	}
+	if s.o.Track == benchmark.UnsatCore || s.o.Track == benchmark.ModelValidation {
+		return nil // every benchmark has its status; no disagreement
 	}
 	if s.inc {
 		for i := range s.benches {
@@ -333,14 +375,31 @@ func (s *score2024) benchScore(r *row24) bscore24 {
 		return bscore24{e: e, n: r.nb, w: r.wall, c: r.cpu}
 	}
 	var b bscore24
-	ss := s.benches[r.bench].sound
-	if (ss == aSat && r.ans == o24Unsat) || (ss == aUnsat && r.ans == o24Sat) {
-		b.e = 1
-	}
 	if known24(r.ans) {
-		b.n, b.w, b.c = r.nb, r.wall, r.cpu
-		if b.e != 0 {
-			b.n = 0 // a wrong answer is answered (its times count) but not correct
+		b.w, b.c = r.wall, r.cpu
+	}
+	switch s.o.Track {
+	case benchmark.UnsatCore:
+		if r.ans == o24Sat || r.ans == o24CoreInvalid {
+			b.e = 1
+		}
+		if r.ans == o24Unsat {
+			b.n = r.nb
+		}
+	case benchmark.ModelValidation:
+		if r.ans == o24Unsat || r.ans == o24ModelUnsat {
+			b.e = 1
+		}
+		if r.ans == o24Sat {
+			b.n = 1
+		}
+	default:
+		ss := s.benches[r.bench].sound
+		if (ss == aSat && r.ans == o24Unsat) || (ss == aUnsat && r.ans == o24Sat) {
+			b.e = 1
+		}
+		if known24(r.ans) && b.e == 0 {
+			b.n = r.nb // a wrong answer is answered (its times count) but not correct
 		}
 	}
 	return b

@@ -120,7 +120,7 @@ func rows2024(t *testing.T, dir, file string, track benchmark.Track) []score.Row
 	rows := make([]score.Row, 0, len(doc.Results))
 	for _, r := range doc.Results {
 		p := r.File.path()
-		row := score.Row{Solver: r.Solver, Benchmark: p, Status: "complete", Answer: "unknown", Expected: info[p].status, CPU: r.CPUTime, Wall: r.WallclockTime}
+		row := score.Row{Solver: r.Solver, Benchmark: p, Status: "complete", Answer: "unknown", Expected: info[p].status, CPU: r.CPUTime, Wall: r.WallclockTime, Result: r.Result}
 		switch r.Result {
 		case "sat", "unsat":
 			row.Answer = r.Result

@@ -40,6 +40,10 @@ type Row struct {
 	// Model-validation track: the validator's verdict, VALID, INVALID or
 	// UNKNOWN ("" when there was none).
 	Model string
+	// Result is the smtcomp tool's answer word (2024 on: sat, Timeout,
+	// IncrementalError, UnsatCoreNotValidated, ModelUnsat, ...) where the
+	// import kept it; its official computation tells them apart.
+	Result string
 }
 
 // RowOf builds a Row from a stored result's fields; extra is the JSON
@@ -94,6 +98,7 @@ func RowOf(solver, path, status, answer, expected string, cpu, wall float64, ext
 	case "1", "true", "yes":
 		r.CoreErroneous = true
 	}
+	r.Result = str("result")
 	r.Model = strings.ToUpper(str("model_validator_status"))
 	if r.Model == "-" {
 		r.Model = ""
