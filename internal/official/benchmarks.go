@@ -138,6 +138,9 @@ func ImportBenchmarksJSON(ctx context.Context, st store.Store, path string) (Sta
 		return nil
 	})
 	if err != nil {
+		if ferr := flush(); ferr != nil {
+			return stats, fmt.Errorf("%s: %w (and: %v)", path, err, ferr)
+		}
 		return stats, fmt.Errorf("%s: %w", path, err)
 	}
 	if err := flush(); err != nil {

@@ -217,6 +217,11 @@ func ImportSMTCOMPJSON(ctx context.Context, st store.Store, path string, opts Op
 		return nil
 	})
 	if err != nil {
+		// The results read before the file went wrong are imported, so
+		// that the counts add up (Rows = Added + Skipped + unusable).
+		if ferr := b.flush(); ferr != nil {
+			return b.stats, fmt.Errorf("%s: %w (and: %v)", path, err, ferr)
+		}
 		return b.stats, fmt.Errorf("%s: %w", path, err)
 	}
 	return b.stats, b.flush()
