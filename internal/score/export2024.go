@@ -95,6 +95,62 @@ type webCross[T any] struct {
 	Layout       string `json:"layout"`
 }
 
+type webOverall struct {
+	Name              string  `json:"name"`
+	Contribution      float64 `json:"contribution"`
+	Division          string  `json:"division"`
+	TieBreakTimeScore float64 `json:"tieBreakTimeScore"`
+}
+
+// webBestOverall is the tool's PodiumBestOverall (2025 on).
+type webBestOverall struct {
+	ResultDate       string       `json:"resultdate"`
+	Year             int          `json:"year"`
+	Results          string       `json:"results"`
+	Participants     string       `json:"participants"`
+	Track            string       `json:"track"`
+	Recognition      string       `json:"recognition"`
+	WinnerSeq        string       `json:"winner_seq"`
+	WinnerPar        string       `json:"winner_par"`
+	WinnerSat        string       `json:"winner_sat"`
+	WinnerUnsat      string       `json:"winner_unsat"`
+	Winner24s        string       `json:"winner_24s"`
+	WinnerSeqScore   float64      `json:"winner_seq_score"`
+	WinnerParScore   float64      `json:"winner_par_score"`
+	WinnerSatScore   float64      `json:"winner_sat_score"`
+	WinnerUnsatScore float64      `json:"winner_unsat_score"`
+	Winner24sScore   float64      `json:"winner_24s_score"`
+	Sequential       []webOverall `json:"sequential"`
+	Parallel         []webOverall `json:"parallel"`
+	Sat              []webOverall `json:"sat"`
+	Unsat            []webOverall `json:"unsat"`
+	TwentyFour       []webOverall `json:"twentyfour"`
+	Layout           string       `json:"layout"`
+}
+
+func bestOverallPage(rep *Report, date string) webBestOverall {
+	y := rep.Year
+	b := webBestOverall{ResultDate: date, Year: y, Results: fmt.Sprintf("results_%d", y), Participants: fmt.Sprintf("participants_%d", y),
+		Track: trackKey(rep.Track), Recognition: "best_overall", Layout: "result_comp"}
+	get := func(k Kind) ([]webOverall, string, float64) {
+		out := []webOverall{}
+		for _, l := range rep.BestOverall[k] {
+			out = append(out, webOverall{Name: l.Solver, Contribution: round6(l.Contribution), Division: l.Division, TieBreakTimeScore: round6(l.TieBreakTime)})
+		}
+		w, sc := OverallWinner(rep.BestOverall[k])
+		if w == "" {
+			w = "-"
+		}
+		return out, w, round6(sc)
+	}
+	b.Sequential, b.WinnerSeq, b.WinnerSeqScore = get(Sequential)
+	b.Parallel, b.WinnerPar, b.WinnerParScore = get(Parallel)
+	b.Sat, b.WinnerSat, b.WinnerSatScore = get(Sat)
+	b.Unsat, b.WinnerUnsat, b.WinnerUnsatScore = get(Unsat)
+	b.TwentyFour, b.Winner24s, b.Winner24sScore = get(TwentyFour)
+	return b
+}
+
 type webSummary struct {
 	Track     string        `json:"track"`
 	Divisions []webDivision `json:"divisions"`
@@ -183,12 +239,21 @@ func crossHeader[T any](rep *Report, date, recognition string, lines map[Kind][]
 func WebPages(rep *Report, date string) ([]Page, error) {
 	suf := webSuffix(rep.Track)
 	var out []Page
+	at := map[string]int{}
 	add := func(name string, v any) error {
 		data, err := json.MarshalIndent(v, "", " ")
 		if err != nil {
 			return err
 		}
-		out = append(out, Page{Name: name + "-" + suf + ".md", Text: string(data)})
+		p := Page{Name: name + "-" + suf + ".md", Text: string(data)}
+		if i, ok := at[p.Name]; ok {
+			// A logic named as its division (no division table): the
+			// tool writes the logic's record last, over the division's.
+			out[i] = p
+			return nil
+		}
+		at[p.Name] = len(out)
+		out = append(out, p)
 		return nil
 	}
 	summary := webSummary{Track: trackKey(rep.Track), Divisions: []webDivision{}, Layout: "results_summary"}
@@ -203,6 +268,11 @@ func WebPages(rep *Report, date string) ([]Page, error) {
 			if err := add(strings.ToLower(d.PerLogic[j].Name), webDiv(rep, &d.PerLogic[j], date, false)); err != nil {
 				return nil, err
 			}
+		}
+	}
+	if rep.BestOverall != nil {
+		if err := add("best-overall", bestOverallPage(rep, date)); err != nil {
+			return nil, err
 		}
 	}
 	leads := map[Kind][]webLead{}

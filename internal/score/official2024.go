@@ -1,6 +1,7 @@
 package score
 
 import (
+	"math"
 	"sort"
 	"strings"
 
@@ -68,9 +69,11 @@ type row24 struct {
 
 type bench24 struct {
 	logic, div int32
-	status     uint8 // aSat, aUnsat, aUnknown
-	sound      uint8 // the sound status
-	removed    bool
+	checks     int // check-sats (incremental), assertions (unsat core): the best overall ranking's N_D
+
+	status  uint8 // aSat, aUnsat, aUnknown
+	sound   uint8 // the sound status
+	removed bool
 }
 
 // score2024 is the tool's computation over rows.
@@ -219,6 +222,13 @@ func newScore2024(rows []Row, o Options) *score2024 {
 		}
 		if o.Entrants != nil && !entered[name][logic] {
 			continue // the tool joins results to the logics each solver entered
+		}
+		if b := &s.benches[bi]; b.checks == 0 {
+			if s.inc {
+				b.checks = r.CheckSats
+			} else {
+				b.checks = r.Asserts
+			}
 		}
 		si := solverOf(name)
 		a := answer2024(r, o.Track)
@@ -564,7 +574,100 @@ func (s *score2024) report() *Report {
 		rep.BiggestLead[k] = s.biggestLead(k, rep.Divisions)
 	}
 	rep.LargestContribution = s.largestContribution(rowsOfDiv, benchOfDiv)
+	if s.o.Year >= 2025 {
+		rep.BestOverall = s.bestOverall(rep.Divisions, benchOfDiv)
+	}
 	return rep
+}
+
+// Overall is one division's line of a solver in the best overall ranking:
+// its contribution (n/N_D)² log₁₀ N_D (-2 log₁₀ N_D with errors) and the
+// time that breaks ties.
+type Overall struct {
+	Division, Solver string
+	Contribution     float64
+	TieBreakTime     float64
+}
+
+// OverallWinner sums each solver's contributions and names the best (the
+// least summed time on a tie), with its score; "" when there are none.
+func OverallWinner(ls []Overall) (string, float64) {
+	score, tie := map[string]float64{}, map[string]float64{}
+	var order []string
+	for _, l := range ls {
+		if _, ok := score[l.Solver]; !ok {
+			order = append(order, l.Solver)
+		}
+		score[l.Solver] += l.Contribution
+		tie[l.Solver] += l.TieBreakTime
+	}
+	best := ""
+	for _, n := range order {
+		if best == "" || score[n] > score[best] || (score[n] == score[best] && tie[n] < tie[best]) {
+			best = n
+		}
+	}
+	return best, score[best]
+}
+
+// bestOverall is generate_website_page.best_overall_ranking (the 2025
+// rules' §7.3.1): per division with two ranked solvers or more, each
+// solver's (n/N_D)² (or -2 with errors) times log₁₀ N_D, N_D the
+// division's check-sats (incremental), assertions (unsat core) or
+// benchmarks; sorted by contribution, then tie-break time, both
+// descending, as the tool sorts them.
+func (s *score2024) bestOverall(divs []Division, benchOfDiv [][]int32) map[Kind][]Overall {
+	divIdx := map[string]int{}
+	for i, n := range s.divNames {
+		divIdx[n] = i
+	}
+	out := map[Kind][]Overall{}
+	for _, k := range s.kinds() {
+		ls := []Overall{}
+		if k == Sequential && s.aws {
+			out[k] = ls
+			continue
+		}
+		for i := range divs {
+			d := &divs[i]
+			r := d.Ranking(k)
+			if r == nil || len(r.Entries) <= 1 {
+				continue
+			}
+			nd := float64(d.Benchmarks)
+			if s.inc || s.o.Track == benchmark.UnsatCore {
+				nd = 0
+				for _, b := range benchOfDiv[divIdx[d.Name]] {
+					if !s.benches[b].removed {
+						nd += float64(s.benches[b].checks)
+					}
+				}
+			}
+			for _, e := range r.Entries {
+				nn := -2.0
+				if e.Error == 0 {
+					nn = (e.Correct / nd) * (e.Correct / nd)
+				}
+				c := 0.0
+				if nd > 0 {
+					c = nn * math.Log10(nd)
+				}
+				t := e.Wall
+				if k == Sequential {
+					t = e.CPU
+				}
+				ls = append(ls, Overall{Division: d.Name, Solver: e.Solver, Contribution: c, TieBreakTime: t})
+			}
+		}
+		sort.SliceStable(ls, func(i, j int) bool {
+			if ls[i].Contribution != ls[j].Contribution {
+				return ls[i].Contribution > ls[j].Contribution
+			}
+			return ls[i].TieBreakTime > ls[j].TieBreakTime
+		})
+		out[k] = ls
+	}
+	return out
 }
 
 func (s *score2024) logicIndex(l string) int {

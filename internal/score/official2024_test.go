@@ -1,6 +1,7 @@
 package score
 
 import (
+	"math"
 	"testing"
 
 	"github.com/smtarena/smtarena/internal/benchmark"
@@ -81,6 +82,42 @@ func TestOfficial2024Entrants(t *testing.T) {
 			if len(es) != 0 || d.Benchmarks != 1 {
 				t.Errorf("QF_BV: %d benchmarks, %+v", d.Benchmarks, es)
 			}
+		}
+	}
+}
+
+// TestOfficial2025BestOverall: from 2025 the tool ranks solvers over all
+// divisions by Σ (n/N_D)² log₁₀ N_D (−2 log₁₀ N_D with errors); N_D is the
+// division's check-sats in the incremental track.
+func TestOfficial2025BestOverall(t *testing.T) {
+	rows := []Row{
+		{Solver: "a", Benchmark: "incremental/QF_LIA/f/1.smt2", Result: "incremental", CorrectAnswers: 10, CheckSats: 10, Wall: 1, CPU: 1},
+		{Solver: "a", Benchmark: "incremental/QF_LIA/f/2.smt2", Result: "incremental", CorrectAnswers: 50, CheckSats: 90, Wall: 2, CPU: 2},
+		{Solver: "b", Benchmark: "incremental/QF_LIA/f/1.smt2", Result: "IncrementalError", WrongAnswers: 1, CheckSats: 10, Wall: 1, CPU: 1},
+		{Solver: "b", Benchmark: "incremental/QF_LIA/f/2.smt2", Result: "incremental", CorrectAnswers: 90, CheckSats: 90, Wall: 1, CPU: 1},
+	}
+	for _, year := range []int{2024, 2025} {
+		rep, err := Score(rows, Options{Rules: 2024, Year: year, Track: benchmark.Incremental, Compat: Official})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if year == 2024 {
+			if rep.BestOverall != nil {
+				t.Errorf("2024 has no best overall ranking: %+v", rep.BestOverall)
+			}
+			continue
+		}
+		ls := rep.BestOverall[Parallel]
+		// a: (60/100)² · log10(100) = 0.72; b: an error: -2 · 2 = -4.
+		if len(ls) != 2 || ls[0].Solver != "a" || math.Abs(ls[0].Contribution-0.72) > 1e-12 || ls[1].Contribution != -4 {
+			t.Errorf("best overall %+v", ls)
+		}
+		if w, sc := OverallWinner(ls); w != "a" || math.Abs(sc-0.72) > 1e-12 {
+			t.Errorf("winner %s %v", w, sc)
+		}
+		pages, err := WebPages(rep, "2025-07-01")
+		if err != nil || len(pages) != 5 || pages[1].Name != "best-overall-incremental.md" {
+			t.Errorf("pages %v %v", len(pages), err)
 		}
 	}
 }

@@ -107,7 +107,10 @@ type Report struct {
 	// solvers disagreed on them.
 	Disagreements []Disagreement
 	// 2022 §7.3, best first, per kind.
-	BiggestLead         map[Kind][]Lead
+	BiggestLead map[Kind][]Lead
+	// BestOverall is the smtcomp tool's best overall ranking (2025 on), per
+	// kind: one line per division and solver, best first.
+	BestOverall         map[Kind][]Overall
 	LargestContribution map[Kind][]Contribution
 	// 2018 §7.5: the competition-wide score, best first, per kind.
 	CompetitionWide map[Kind][]WideScore
