@@ -32,7 +32,7 @@ type ImportOptions struct {
 func newImportCmd(io streams) *cobra.Command {
 	var opts ImportOptions
 	cmd := &cobra.Command{
-		Use:   "import [--db DSN] [--year Y] [--track T] [starexec-csv|smtcomp-json|aws-csv|submission] FILE...",
+		Use:   "import [--db DSN] [--year Y] [--track T] [starexec-csv|smtcomp-json|benchmarks-json|aws-csv|submission] FILE...",
 		Short: "Import official SMT-COMP results into the store",
 		Long: `Read the official per-pair results that SMT-COMP publishes into the same
 results table that runs write, so that selection can drop benchmarks solved by
@@ -43,7 +43,13 @@ all solvers in earlier years and scoring can re-score them. Formats:
                 (the default when no format word is given)
   smtcomp-json  the smtcomp tool's results of 2024 on (.json or .json.gz):
                 track, solver, file, result, cpu_time, wallclock_time,
-                memory_usage, nb_answers
+                memory_usage, nb_answers (and year, in later files); any
+                other field is kept with the result
+  benchmarks-json
+                the smtcomp tool's benchmark list (benchmarks-YEAR.json.gz)
+                into the benchmarks: status, assertions (the unsat-core
+                score), check-sats (the incremental one); benchmarks already
+                there are left as they are
   aws-csv       the cloud and parallel tracks' AWS results (2022, 2023)
   submission    an entrant's registration (SMT-COMP's submissions/*.json:
                 name, contributors, command, solver_type, participations,
@@ -57,6 +63,7 @@ Unsat_Core_Track.csv.tar.xz) unless given. Importing a file again adds nothing
 twice.`,
 		Example: `  smtarena import ../shared/official-results/2019/results/*.csv.tar.xz
   smtarena import smtcomp-json results-sq-2024.json.gz
+  smtarena import benchmarks-json benchmarks-2024.json.gz
   smtarena import --track parallel aws-csv 2022/raw-results-parallel.csv
   smtarena import submission --dir solvers/cvc5 --into competition.toml cvc5.json`,
 		Args: cobra.MinimumNArgs(1),

@@ -39,6 +39,8 @@ type ScoreOptions struct {
 	// Exclusions and experimental divisions (docs/scoring.md, 2020).
 	Exclude      []string // exclusion lists (blacklists, answer patches, decisions)
 	Experimental string   // experimental.csv, or a comma-separated list of divisions
+	Defs         string   // 2024 on: the smtcomp tool's defs.py
+	Submissions  string   // 2024 on: the directory of the entrants' submission JSON
 }
 
 func newScoreCmd(io streams) *cobra.Command {
@@ -68,12 +70,23 @@ check-sats: --check-sats, or the indexed library.
 
 --format yaml writes the website's result pages (the layout of the published
 2019 pages), into --out DIR as files or to stdout; json follows the official
-results JSON (PodiumDivision records).`,
+results JSON (PodiumDivision records); web-json writes the JSON records the
+website of 2024 on is rendered from (web/content/results: one per division
+and logic, biggest lead, largest contribution, the summary), into --out DIR
+as files or to stdout as one object.
+
+From 2024 on, --compat official is the smtcomp tool's computation: give its
+defs.py (--defs) and the entrants' submissions (--submissions) for the
+division table and the logics each solver entered, and import the
+benchmark list (smtarena import benchmarks-json benchmarks-2024.json.gz) for
+the statuses and the unsat-core track's assertion counts.`,
 		Example: `  smtarena import ../shared/official-results/2019/results/Model_Validation_Track.csv.tar.xz
   smtarena score --rules 2019 --track model-validation --compat official \
       --solvers ../shared/official-results/2019/registration/solvers_divisions_final.csv
   smtarena score --rules 2022 --year 2019 --track incremental --format yaml --out pages \
-      --check-sats ../shared/official-results/2019/prep/incremental_num_check_sat.csv.tar.xz`,
+      --check-sats ../shared/official-results/2019/prep/incremental_num_check_sat.csv.tar.xz
+  smtarena score --rules 2024 --track unsat-core --compat official --format web-json --out pages \
+      --defs 2024/submissions/smtcomp/defs.py --submissions 2024/submissions/submissions`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.Config != "" && !cmd.Flags().Changed("db") && os.Getenv("SMTARENA_DB") == "" {
@@ -102,6 +115,8 @@ results JSON (PodiumDivision records).`,
 	f.StringVar(&opts.Date, "date", "", "yaml and json: the resultdate (default now)")
 	f.StringArrayVar(&opts.Exclude, "exclude", nil, "a list of benchmarks to leave out, one path a line (the organisers' blacklists; an archive of them; a CSV of pair id,result patches or of decisions on disagreements); repeatable")
 	f.StringVar(&opts.Experimental, "experimental", "", "the experimental divisions: experimental.csv (track,logic) or a comma-separated list")
+	f.StringVar(&opts.Defs, "defs", "", "2024 on, --compat official: the smtcomp tool's defs.py (divisions, removed results)")
+	f.StringVar(&opts.Submissions, "submissions", "", "2024 on, --compat official: the directory of the entrants' submissions (logics entered, competitive)")
 	return cmd
 }
 
@@ -147,9 +162,9 @@ func runScore(ctx context.Context, opts ScoreOptions, io streams) error {
 		return err
 	}
 	switch opts.Format {
-	case "table", "csv", "json", "yaml":
+	case "table", "csv", "json", "yaml", "web-json":
 	default:
-		return fmt.Errorf("unknown format %q (want table, csv, json or yaml)", opts.Format)
+		return fmt.Errorf("unknown format %q (want table, csv, json, yaml or web-json)", opts.Format)
 	}
 	year := opts.Year
 	if year == 0 {
@@ -241,6 +256,11 @@ func runScore(ctx context.Context, opts ScoreOptions, io streams) error {
 	if so.Experimental, err = readExperimental(opts.Experimental, track); err != nil {
 		return err
 	}
+	if compat == score.Official && year >= 2024 {
+		if err := setup2024(ctx, st, opts, track, year, &so); err != nil {
+			return err
+		}
+	}
 	rep, err := score.Score(rows, so)
 	if err != nil {
 		return err
@@ -269,6 +289,8 @@ func runScore(ctx context.Context, opts ScoreOptions, io streams) error {
 		return score.WriteCSV(io.out, rep)
 	case "json":
 		return score.WriteJSON(io.out, rep, date)
+	case "web-json":
+		return writeWebJSON(io, opts.Out, rep, date)
 	case "yaml":
 		if opts.Out == "" {
 			return score.WriteYAML(io.out, rep, date)
@@ -318,7 +340,17 @@ func rowsOf(ctx context.Context, st store.Store, results []store.Result, track b
 	}
 	index := map[string]benchmark.Benchmark{}
 	if needIndex {
-		bs, err := st.Benchmarks(ctx, store.Filter{})
+		// Only the rows' benchmarks: a library (or the smtcomp tool's
+		// benchmark list) holds hundreds of thousands of others.
+		seen := map[string]bool{}
+		paths := []string{}
+		for _, r := range rows {
+			if !seen[r.Benchmark] {
+				seen[r.Benchmark] = true
+				paths = append(paths, r.Benchmark)
+			}
+		}
+		bs, err := st.Benchmarks(ctx, store.Filter{Paths: paths})
 		if err != nil {
 			return nil, err
 		}
@@ -333,8 +365,11 @@ func rowsOf(ctx context.Context, st store.Store, results []store.Result, track b
 		if r.Expected == "" && indexed {
 			r.Expected = string(b.Status)
 		}
-		if track == benchmark.UnsatCore && r.Reduction == 0 && r.CoreSize > 0 && indexed && b.Asserts > 0 {
-			r.Reduction = max(b.Asserts-r.CoreSize, 0)
+		if track == benchmark.UnsatCore && indexed && b.Asserts > 0 {
+			r.Asserts = b.Asserts
+			if r.Reduction == 0 && r.CoreSize > 0 {
+				r.Reduction = max(b.Asserts-r.CoreSize, 0)
+			}
 		}
 		if track != benchmark.Incremental || r.CheckSats > 0 {
 			continue

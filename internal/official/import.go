@@ -12,7 +12,7 @@ import (
 )
 
 // Formats are the result formats `smtarena import` reads.
-var Formats = []string{"starexec-csv", "smtcomp-json", "aws-csv"}
+var Formats = []string{"starexec-csv", "smtcomp-json", "benchmarks-json", "aws-csv"}
 
 // Options say what an official result file is about when its name does
 // not tell.
@@ -93,6 +93,8 @@ func Import(ctx context.Context, st store.Store, format, path string, opts Optio
 		return ImportStarExec(ctx, st, path, opts)
 	case "smtcomp-json":
 		return ImportSMTCOMPJSON(ctx, st, path, opts)
+	case "benchmarks-json":
+		return ImportBenchmarksJSON(ctx, st, path)
 	case "aws-csv":
 		return ImportAWSCSV(ctx, st, path, opts)
 	}

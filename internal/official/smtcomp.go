@@ -2,12 +2,12 @@ package official
 
 import (
 	"bufio"
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -20,184 +20,364 @@ var jsonTracks = map[string]string{
 	"incremental": "incremental", "inc": "incremental",
 	"unsatcore": "unsat-core", "unsat-core": "unsat-core", "uc": "unsat-core",
 	"modelvalidation": "model-validation", "model-validation": "model-validation", "mv": "model-validation",
-	"proofexhibition": "proof", "proof": "proof",
+	"proofexhibition": "proof", "proof": "proof", "pe": "proof",
 	"cloud": "cloud", "parallel": "parallel",
 }
 
-// jsonResult is one result of the smtcomp tool's JSON (2024 on).
-type jsonResult struct {
-	Track         string          `json:"track"`
-	Solver        string          `json:"solver"`
-	File          json.RawMessage `json:"file"`
-	Result        string          `json:"result"`
-	CPUTime       float64         `json:"cpu_time"`
-	WallclockTime float64         `json:"wallclock_time"`
-	MemoryUsage   float64         `json:"memory_usage"`
-	NbAnswers     *int            `json:"nb_answers"`
-	Year          int             `json:"year"`
+// jsonFile is the file field as an object (the tool's Smt2File).
+type jsonFile struct {
+	Incremental *bool   `json:"incremental"`
+	Logic       string  `json:"logic"`
+	Family      famList `json:"family"`
+	Name        string  `json:"name"`
 }
 
-// jsonFile is the file field as an object.
-type jsonFile struct {
-	Incremental bool            `json:"incremental"`
-	Logic       string          `json:"logic"`
-	Family      json.RawMessage `json:"family"`
-	Name        string          `json:"name"`
+// famList is a family: a list of directories (the tool's), or one path.
+type famList []string
+
+func (f *famList) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		var one string
+		if err := json.Unmarshal(b, &one); err != nil {
+			return err
+		}
+		*f = nil
+		if one != "" {
+			*f = strings.Split(one, "/")
+		}
+		return nil
+	}
+	var l []string
+	if err := json.Unmarshal(b, &l); err != nil {
+		return fmt.Errorf("family %.200s: want a list of directories or a path", b)
+	}
+	*f = l
+	return nil
 }
 
 // libraryPath makes a library path of the file field: a path string, or
 // an object {incremental, logic, family (a list of directories or one),
-// name}.
+// name} (Smt2File.path() of the smtcomp tool).
 func libraryPath(raw json.RawMessage, track string) (string, error) {
 	var s string
-	if err := json.Unmarshal(raw, &s); err == nil {
+	if len(raw) > 0 && raw[0] == '"' && json.Unmarshal(raw, &s) == nil {
 		s = strings.TrimPrefix(s, "./")
 		if strings.HasPrefix(s, "incremental/") || strings.HasPrefix(s, "non-incremental/") {
 			return s, nil
+		}
+		if s == "" {
+			return "", fmt.Errorf("file: an empty path")
 		}
 		return StarExecPath("x/"+s, track), nil
 	}
 	var f jsonFile
 	if err := json.Unmarshal(raw, &f); err != nil || f.Logic == "" || f.Name == "" {
-		return "", fmt.Errorf("file %s: want a path or {logic, family, name}", raw)
-	}
-	var fam []string
-	if err := json.Unmarshal(f.Family, &fam); err != nil {
-		var one string
-		if json.Unmarshal(f.Family, &one) == nil && one != "" {
-			fam = strings.Split(one, "/")
+		if err != nil && strings.Contains(err.Error(), "family") {
+			return "", err
 		}
+		return "", fmt.Errorf("file %.200s: want a path or {logic, family, name}", raw)
 	}
+	fam := []string(f.Family)
 	top := "non-incremental"
-	if f.Incremental || track == "incremental" {
+	if (f.Incremental != nil && *f.Incremental) || (f.Incremental == nil && track == "incremental") {
 		top = "incremental"
 	}
 	return strings.Join(append(append([]string{top, f.Logic}, fam...), f.Name), "/"), nil
 }
 
+// jsonArray positions a decoder on the elements of the array at the top
+// level of a file, or at the value of one of keys of the top-level object
+// (the results file's "results"; the benchmarks file's "incremental" and
+// "non_incremental", each in turn through each). It calls each with the
+// key ("" for a top-level array) once the decoder is inside the array.
+func jsonArray(dec *json.Decoder, keys map[string]bool, each func(key string) error) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if tok == json.Delim('[') {
+		if err := each(""); err != nil {
+			return err
+		}
+		_, err := dec.Token()
+		return err
+	}
+	if tok != json.Delim('{') {
+		return fmt.Errorf("want a JSON array or object, got %v", tok)
+	}
+	found := false
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		ks, _ := k.(string)
+		if !keys[ks] {
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return err
+			}
+			continue
+		}
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		if tok != json.Delim('[') {
+			return fmt.Errorf("%q: want an array", ks)
+		}
+		found = true
+		if err := each(ks); err != nil {
+			return err
+		}
+		if _, err := dec.Token(); err != nil {
+			return err
+		}
+	}
+	if !found {
+		ks := make([]string, 0, len(keys))
+		for k := range keys {
+			ks = append(ks, strconv.Quote(k))
+		}
+		sort.Strings(ks)
+		return fmt.Errorf("no %s array", strings.Join(ks, " or "))
+	}
+	_, err = dec.Token()
+	return err
+}
+
+// openJSON opens a .json or .json.gz (.xz, .bz2) file.
+func openJSON(path string) (io.Reader, func() error, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, _, err := decompress(path, bufio.NewReaderSize(f, 1<<16))
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return r, f.Close, nil
+}
+
+// The fields of a result of the smtcomp tool (defs.Result); any other is
+// kept in the result's Extra under its own name.
+var resultFields = map[string]bool{"track": true, "solver": true, "file": true, "result": true, "cpu_time": true,
+	"wallclock_time": true, "memory_usage": true, "nb_answers": true, "year": true}
+
 // ImportSMTCOMPJSON reads the results the smtcomp tool publishes from 2024
-// on: a JSON array of results, or an object with a "results" array (.json
-// or .json.gz), each with track, solver, file, result, cpu_time,
-// wallclock_time, memory_usage (bytes) and nb_answers. The result's word
-// becomes status and answer (timeout and memout are statuses); nb_answers
-// is the correct answers of an incremental run and the core size of an
-// unsat-core one; a model-validation sat is a validated model.
+// on (data/results-TRACK-YEAR.json.gz): an object with a "results" array,
+// or an array, each result with track, solver, file, result, cpu_time,
+// wallclock_time, memory_usage (bytes) and nb_answers (the incremental
+// track's answered check-sats, the unsat-core track's core size), and in
+// later files a year. The year of a result is --year if given, else its
+// own year field, else the one in the file's path; it is part of the
+// result's identity, so two years' files fill one store side by side.
+//
+// The result word (defs.Answer) becomes status and answer: Timeout and
+// OutOfMemory are statuses; sat, unsat and unknown answers; incremental
+// is a run that answered nb_answers check-sats, IncrementalError one with
+// a wrong answer; UnsatCoreNotValidated an unsat whose core the validating
+// solvers refuted; the Model* words a sat whose model was not validated.
+// The word itself is kept in Extra ("result"), and so is every field the
+// tool may add. A result that cannot be used (unknown track or word, no
+// file, no year) is counted and named with its index in the array (Line);
+// a file cut short is an error naming the file and the result it stopped
+// in.
 func ImportSMTCOMPJSON(ctx context.Context, st store.Store, path string, opts Options) (Stats, error) {
+	given, givenComp := opts.Year, opts.Competition
 	if err := opts.defaults(path, false, false); err != nil {
 		return Stats{}, err
 	}
-	f, err := os.Open(path)
+	r, closer, err := openJSON(path)
 	if err != nil {
 		return Stats{}, err
 	}
-	defer f.Close()
-	var r io.Reader = bufio.NewReader(f)
-	if strings.HasSuffix(path, ".gz") {
-		gr, err := gzip.NewReader(r)
-		if err != nil {
-			return Stats{}, fmt.Errorf("%s: %w", path, err)
-		}
-		defer gr.Close()
-		r = gr
-	}
+	defer closer()
 	dec := json.NewDecoder(r)
-	// Find the array: the top level, or the value of "results".
-	tok, err := dec.Token()
-	if err != nil {
-		return Stats{}, fmt.Errorf("%s: %w", path, err)
-	}
-	if tok == json.Delim('{') {
-		for {
-			k, err := dec.Token()
-			if err != nil {
-				return Stats{}, fmt.Errorf("%s: %w", path, err)
-			}
-			if k == "results" {
-				if tok, err = dec.Token(); err != nil {
-					return Stats{}, fmt.Errorf("%s: %w", path, err)
-				}
-				break
-			}
-			if k == json.Delim('}') {
-				return Stats{}, fmt.Errorf("%s: no results array", path)
-			}
-			var skip json.RawMessage
-			if err := dec.Decode(&skip); err != nil {
-				return Stats{}, fmt.Errorf("%s: %w", path, err)
-			}
-		}
-	}
-	if tok != json.Delim('[') {
-		return Stats{}, fmt.Errorf("%s: want an array of results", path)
-	}
+	dec.UseNumber()
 	b := &batcher{ctx: ctx, st: st}
-	for i := 0; dec.More(); i++ {
-		var jr jsonResult
-		if err := dec.Decode(&jr); err != nil {
-			return b.stats, fmt.Errorf("%s: result %d: %w", path, i+1, err)
-		}
-		track := opts.Track
-		if track == "" {
-			track = jsonTracks[strings.ToLower(jr.Track)]
-		}
-		if track == "" {
-			return b.stats, fmt.Errorf("%s: result %d: unknown track %q", path, i+1, jr.Track)
-		}
-		bp, err := libraryPath(jr.File, track)
-		if err != nil {
-			return b.stats, fmt.Errorf("%s: result %d: %w", path, i+1, err)
-		}
-		year, comp := opts.Year, opts.Competition
-		if year == 0 {
-			year = jr.Year
-		}
-		if year == 0 {
-			return b.stats, fmt.Errorf("%s: result %d: no year (give one)", path, i+1)
-		}
-		if comp == "" {
-			comp = fmt.Sprintf("SMT-COMP %d", year)
-		}
-		status, answer, extra := "complete", "unknown", map[string]string{}
-		switch word := strings.ToLower(strings.ReplaceAll(jr.Result, "_", "")); {
-		case word == "sat", word == "unsat", word == "unknown":
-			answer = word
-		case strings.HasPrefix(word, "timeout"):
-			status = "timeout"
-		case word == "oom", word == "memout", strings.HasPrefix(word, "outofmemory"):
-			status = "memout"
-		case word == "incremental":
-		case word == "incrementalerror":
-			extra["wrong-answers"] = "1"
-		case word == "unsatcoreinvalidated":
-			answer, extra["result-is-erroneous"] = "unsat", "1"
-		case strings.HasPrefix(word, "model"):
-			answer = "sat" // validation failed: ModelNotValidated is UNKNOWN, the others INVALID
-			extra["model_validator_status"] = "INVALID"
-			if word == "modelnotvalidated" {
-				extra["model_validator_status"] = "UNKNOWN"
+	n := 0
+	err = jsonArray(dec, map[string]bool{"results": true}, func(string) error {
+		for dec.More() {
+			n++
+			var raw map[string]json.RawMessage
+			if err := dec.Decode(&raw); err != nil {
+				return fmt.Errorf("result %d (byte %d of the JSON): %w", n, dec.InputOffset(), err)
 			}
-		default:
-			status = word
-		}
-		if jr.NbAnswers != nil && *jr.NbAnswers >= 0 {
-			switch track {
-			case "incremental":
-				extra["correct-answers"] = strconv.Itoa(*jr.NbAnswers)
-			case "unsat-core":
-				extra["core-size"] = strconv.Itoa(*jr.NbAnswers)
+			res, why := smtcompResult(raw, opts, given, givenComp)
+			if why != "" {
+				b.unusable(path, n, "result %d: %s", n, why)
+				continue
+			}
+			if err := b.add(path, n, res); err != nil {
+				return err
+			}
+			if res.Status != "complete" && res.Status != "timeout" && res.Status != "memout" {
+				b.note(path, n, "result %d: unknown result word %q, imported as an abnormal end without answer", n, res.Status)
 			}
 		}
-		if track == "model-validation" && answer == "sat" && extra["model_validator_status"] == "" {
-			extra["model_validator_status"] = "VALID"
+		return nil
+	})
+	if err != nil {
+		// The results read before the file went wrong are imported, so
+		// that the counts add up (Rows = Added + Skipped + unusable).
+		if ferr := b.flush(); ferr != nil {
+			return b.stats, fmt.Errorf("%s: %w (and: %v)", path, err, ferr)
 		}
-		ej, _ := json.Marshal(extra)
-		err = b.add(path, i+1, store.Result{Competition: comp, Year: year, Track: track, Solver: jr.Solver,
-			BenchmarkPath: bp, Status: status, Answer: answer, CPU: jr.CPUTime, Wall: jr.WallclockTime,
-			MemoryMB: jr.MemoryUsage / (1 << 20), Extra: string(ej),
-			SourceKey: Key("smtcomp", year, track, jr.Solver, "", bp, "")})
-		if err != nil {
-			return b.stats, err
-		}
+		return b.stats, fmt.Errorf("%s: %w", path, err)
 	}
 	return b.stats, b.flush()
+}
+
+// smtcompResult makes a stored result of one result of the tool's JSON, or
+// says why it cannot.
+func smtcompResult(raw map[string]json.RawMessage, opts Options, given int, givenComp string) (store.Result, string) {
+	str := func(k string) string {
+		var s string
+		if v, ok := raw[k]; ok {
+			if json.Unmarshal(v, &s) != nil {
+				s = strings.Trim(string(v), `"`)
+			}
+		}
+		return s
+	}
+	num := func(k string) (float64, bool, string) {
+		v, ok := raw[k]
+		if !ok || string(v) == "null" {
+			return 0, false, ""
+		}
+		f, err := strconv.ParseFloat(strings.Trim(string(v), `"`), 64)
+		if err != nil {
+			return 0, false, fmt.Sprintf("%s %s: not a number", k, v)
+		}
+		return f, true, ""
+	}
+	track := opts.Track
+	if track == "" {
+		track = jsonTracks[strings.ToLower(str("track"))]
+		if track == "" {
+			return store.Result{}, fmt.Sprintf("unknown track %q", str("track"))
+		}
+	}
+	solver := str("solver")
+	if solver == "" {
+		return store.Result{}, "no solver"
+	}
+	fileRaw, ok := raw["file"]
+	var fileID json.RawMessage // a file field that is not the benchmark (an id), kept
+	if _, flat := raw["logic"]; flat && (!ok || (len(fileRaw) > 0 && fileRaw[0] != '{' && fileRaw[0] != '"')) {
+		// A benchmark given by top-level logic, family and name (the file
+		// field, if any, an id): make the file object of them.
+		obj := map[string]json.RawMessage{}
+		for _, k := range []string{"incremental", "logic", "family", "name"} {
+			if v, ok := raw[k]; ok {
+				obj[k] = v
+			}
+		}
+		if ok {
+			fileID = fileRaw
+		}
+		fileRaw, _ = json.Marshal(obj)
+		ok = true
+	}
+	if !ok {
+		return store.Result{}, "no file"
+	}
+	bp, err := libraryPath(fileRaw, track)
+	if err != nil {
+		return store.Result{}, err.Error()
+	}
+	year := given
+	if year == 0 {
+		if y, ok, why := num("year"); why != "" {
+			return store.Result{}, why
+		} else if ok {
+			year = int(y)
+		}
+	}
+	if year == 0 {
+		year = opts.Year
+	}
+	if year == 0 {
+		return store.Result{}, "no year (give one: --year)"
+	}
+	comp := givenComp
+	if comp == "" {
+		comp = fmt.Sprintf("SMT-COMP %d", year)
+	}
+	var times [3]float64
+	for i, k := range []string{"cpu_time", "wallclock_time", "memory_usage"} {
+		v, _, why := num(k)
+		if why != "" {
+			return store.Result{}, why
+		}
+		times[i] = v
+	}
+	nb, hasNB, why := num("nb_answers")
+	if why != "" {
+		return store.Result{}, why
+	}
+	word := str("result")
+	extra := map[string]any{"result": word}
+	status, answer := "complete", "unknown"
+	switch w := strings.ToLower(strings.ReplaceAll(word, "_", "")); {
+	case w == "sat", w == "unsat", w == "unknown":
+		answer = w
+	case w == "timeout" || strings.HasPrefix(w, "timeout "):
+		status = "timeout"
+	case w == "outofmemory", w == "oom", w == "memout":
+		status = "memout"
+	case w == "incremental":
+	case w == "incrementalerror":
+		extra["wrong-answers"] = 1
+	case w == "unsatcorenotvalidated", w == "unsatcoreinvalidated":
+		answer, extra["result-is-erroneous"] = "unsat", 1
+	case w == "modelnotvalidated":
+		answer, extra["model_validator_status"] = "sat", "UNKNOWN"
+	case strings.HasPrefix(w, "model"):
+		// ModelUnsat, ModelParsingError, ModelPartialFunctionMissing,
+		// ModelValidator*: a sat whose model was refuted.
+		answer, extra["model_validator_status"] = "sat", "INVALID"
+	case w == "":
+		return store.Result{}, "no result"
+	default:
+		// A word the tool did not have when this was written: an abnormal
+		// end without an answer, kept as it is (the caller notes it).
+		status = strings.ToLower(word)
+	}
+	if hasNB {
+		extra["nb_answers"] = nb
+		if nb >= 0 {
+			switch track {
+			case "incremental":
+				extra["correct-answers"] = nb
+			case "unsat-core":
+				extra["core-size"] = nb
+			}
+		}
+	}
+	if track == "model-validation" && answer == "sat" && extra["model_validator_status"] == nil {
+		extra["model_validator_status"] = "VALID"
+	}
+	config := ""
+	for k, v := range raw {
+		if !resultFields[k] {
+			extra[k] = json.RawMessage(v)
+		}
+	}
+	if fileID != nil {
+		extra["file"] = fileID
+	}
+	if p, ok := raw["participation"]; ok {
+		config = strings.Trim(string(p), `"`) // a solver's second participation is another configuration
+	}
+	ej, err := json.Marshal(extra)
+	if err != nil {
+		return store.Result{}, err.Error()
+	}
+	return store.Result{Competition: comp, Year: year, Track: track, Solver: solver, Configuration: config,
+		BenchmarkPath: bp, Status: status, Answer: answer, CPU: times[0], Wall: times[1],
+		MemoryMB: times[2] / (1 << 20), Extra: string(ej),
+		SourceKey: Key("smtcomp", year, track, solver, config, bp, "")}, ""
 }

@@ -23,7 +23,9 @@ const smtcompJSON = `{"version": 1, "results": [
  {"track": "Incremental", "solver": "z3", "file": {"logic": "QF_LIA", "family": "fam", "name": "i.smt2"}, "result": "IncrementalError", "cpu_time": 2, "wallclock_time": 2, "memory_usage": 0, "nb_answers": 0},
  {"track": "UnsatCore", "solver": "cvc5", "file": {"logic": "QF_UF", "family": [], "name": "u.smt2"}, "result": "unsat", "cpu_time": 2, "wallclock_time": 2, "memory_usage": 0, "nb_answers": 4},
  {"track": "ModelValidation", "solver": "cvc5", "file": {"logic": "QF_BV", "family": ["f"], "name": "m.smt2"}, "result": "sat", "cpu_time": 2, "wallclock_time": 2, "memory_usage": 0},
- {"track": "ModelValidation", "solver": "z3", "file": {"logic": "QF_BV", "family": ["f"], "name": "m.smt2"}, "result": "ModelParsingError", "cpu_time": 2, "wallclock_time": 2, "memory_usage": 0}
+ {"track": "ModelValidation", "solver": "z3", "file": {"logic": "QF_BV", "family": ["f"], "name": "m.smt2"}, "result": "ModelParsingError", "cpu_time": 2, "wallclock_time": 2, "memory_usage": 0},
+ {"track": "Cloud", "solver": "SMTS", "file": 4711, "logic": "QF_LRA", "family": ["g"], "name": "c.smt2", "result": "Timeout", "cpu_time": 0, "wallclock_time": 1200, "memory_usage": 0, "year": 2025},
+ {"track": "Cloud", "solver": "SMTS", "file": null, "result": "sat", "cpu_time": 0, "wallclock_time": 1, "memory_usage": 0}
 ]}`
 
 func TestImportSMTCOMPJSON(t *testing.T) {
@@ -40,22 +42,26 @@ func TestImportSMTCOMPJSON(t *testing.T) {
 	st := openStore(t)
 	ctx := context.Background()
 	s, err := Import(ctx, st, "smtcomp-json", p, Options{})
-	if err != nil || s.Rows != 8 || s.Added != 8 {
+	if err != nil || s.Rows != 10 || s.Added != 9 || s.Unusable() != 1 || !strings.Contains(s.Problems[0].String(), ":10: result 10: file null") {
 		t.Fatalf("%+v %v", s, err)
+	}
+	if rs, err := st.Results(ctx, store.ResultFilter{Year: 2025}); err != nil || len(rs) != 1 || rs[0].BenchmarkPath != "non-incremental/QF_LRA/g/c.smt2" ||
+		rs[0].Status != "timeout" || !strings.Contains(rs[0].Extra, `"file":4711`) {
+		t.Errorf("2025-shaped result: %+v %v", rs, err)
 	}
 	rs, err := st.Results(ctx, store.ResultFilter{Year: 2024})
 	if err != nil || len(rs) != 8 {
 		t.Fatalf("%d results, %v", len(rs), err)
 	}
 	want := []struct{ track, path, status, answer, extra string }{
-		{"single-query", "non-incremental/QF_BV/2019-Mann/sub/a.smt2", "complete", "sat", "{}"},
-		{"single-query", "non-incremental/QF_BV/2019-Mann/sub/a.smt2", "timeout", "unknown", "{}"},
-		{"single-query", "non-incremental/QF_BV/2019-Mann/sub/a.smt2", "memout", "unknown", "{}"},
-		{"incremental", "incremental/QF_LIA/fam/i.smt2", "complete", "unknown", `{"correct-answers":"17"}`},
-		{"incremental", "incremental/QF_LIA/fam/i.smt2", "complete", "unknown", `{"correct-answers":"0","wrong-answers":"1"}`},
-		{"unsat-core", "non-incremental/QF_UF/u.smt2", "complete", "unsat", `{"core-size":"4"}`},
-		{"model-validation", "non-incremental/QF_BV/f/m.smt2", "complete", "sat", `{"model_validator_status":"VALID"}`},
-		{"model-validation", "non-incremental/QF_BV/f/m.smt2", "complete", "sat", `{"model_validator_status":"INVALID"}`},
+		{"single-query", "non-incremental/QF_BV/2019-Mann/sub/a.smt2", "complete", "sat", `{"nb_answers":-1,"result":"sat"}`},
+		{"single-query", "non-incremental/QF_BV/2019-Mann/sub/a.smt2", "timeout", "unknown", `{"result":"Timeout"}`},
+		{"single-query", "non-incremental/QF_BV/2019-Mann/sub/a.smt2", "memout", "unknown", `{"result":"OOM"}`},
+		{"incremental", "incremental/QF_LIA/fam/i.smt2", "complete", "unknown", `{"correct-answers":17,"nb_answers":17,"result":"Incremental"}`},
+		{"incremental", "incremental/QF_LIA/fam/i.smt2", "complete", "unknown", `{"correct-answers":0,"nb_answers":0,"result":"IncrementalError","wrong-answers":1}`},
+		{"unsat-core", "non-incremental/QF_UF/u.smt2", "complete", "unsat", `{"core-size":4,"nb_answers":4,"result":"unsat"}`},
+		{"model-validation", "non-incremental/QF_BV/f/m.smt2", "complete", "sat", `{"model_validator_status":"VALID","result":"sat"}`},
+		{"model-validation", "non-incremental/QF_BV/f/m.smt2", "complete", "sat", `{"model_validator_status":"INVALID","result":"ModelParsingError"}`},
 	}
 	for i, w := range want {
 		r := rs[i]
@@ -66,13 +72,14 @@ func TestImportSMTCOMPJSON(t *testing.T) {
 	if rs[0].CPU != 1.5 || rs[0].Wall != 1.25 || rs[0].MemoryMB != 2 {
 		t.Errorf("times and memory: %+v", rs[0])
 	}
-	if s, err := Import(ctx, st, "smtcomp-json", p, Options{}); err != nil || s.Added != 0 || s.Skipped != 8 {
+	if s, err := Import(ctx, st, "smtcomp-json", p, Options{}); err != nil || s.Added != 0 || s.Skipped != 9 {
 		t.Errorf("re-import %+v %v", s, err)
 	}
 	bad := filepath.Join(dir, "bad.json")
 	os.WriteFile(bad, []byte(`[{"track": "Nope", "solver": "x", "file": "a", "result": "sat", "year": 2024}]`), 0o644)
-	if _, err := Import(ctx, st, "smtcomp-json", bad, Options{}); err == nil || !strings.Contains(err.Error(), "unknown track") {
-		t.Errorf("bad track: %v", err)
+	if s, err := Import(ctx, st, "smtcomp-json", bad, Options{}); err != nil || s.Rows != 1 || s.Unusable() != 1 ||
+		!strings.Contains(s.Problems[0].String(), "bad.json:1: result 1: unknown track") {
+		t.Errorf("bad track: %+v %v", s, err)
 	}
 	if _, err := Import(ctx, st, "nonsense", bad, Options{}); err == nil {
 		t.Error("an unknown format imported")

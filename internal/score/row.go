@@ -31,8 +31,11 @@ type Row struct {
 	// Unsat-core track: N minus the size of the returned core, and whether
 	// the core was refuted by the validating solvers. Formats that give
 	// the core's size instead leave Reduction to whoever knows N.
-	Reduction     int
-	CoreSize      int
+	Reduction int
+	CoreSize  int
+	// Asserts is the benchmark's number of assertions where known (the
+	// smtcomp tool's correct score is Asserts - CoreSize, not clamped).
+	Asserts       int
 	CoreErroneous bool
 	// CoreIllFormed: the post-processor could not parse the core
 	// (StarExec's parsable-unsat-core = false).
@@ -51,6 +54,10 @@ type Row struct {
 	// Config is the source's configuration id (StarExec's "configuration
 	// id"): from 2022 the official script names and ranks solvers by it.
 	Config string
+	// Result is the smtcomp tool's answer word (2024 on: sat, Timeout,
+	// IncrementalError, UnsatCoreNotValidated, ModelUnsat, ...) where the
+	// import kept it; its official computation tells them apart.
+	Result string
 }
 
 // RowOf builds a Row from a stored result's fields; extra is the JSON
@@ -119,6 +126,7 @@ func RowOf(solver, path, status, answer, expected string, cpu, wall float64, ext
 	case "0", "false", "no":
 		r.CoreIllFormed = true
 	}
+	r.Result = str("result")
 	r.Model = strings.ToUpper(str("model_validator_status"))
 	if r.Model == "-" {
 		r.Model = ""

@@ -73,8 +73,9 @@ type Options struct {
 	Divisions map[string][]string
 	// Solvers names solvers and says which compete; nil: all do.
 	Solvers Registry
-	// MemLimit is the memory limit in GB the pages report (default: the
-	// year's text's, else 60).
+	// MemLimit is the memory limit the pages report (default: the year's
+	// text's, else 60 GB; officially from 2024 the smtcomp tool's
+	// memlimit_M, 20480, which the pages label GB).
 	MemLimit int
 	// Exclude are the published lists of benchmarks left out of scoring
 	// (and answer patches), applied in order before anything else.
@@ -84,6 +85,20 @@ type Options struct {
 	// scored and published, but marked so on the competition-wide pages,
 	// whose winners come from the others.
 	Experimental []string
+	// Entrants lists, for the official computation of 2024 on, the logics
+	// each solver entered in the track (its submission): a missing result
+	// there is scored as a run with no answer, results elsewhere are not
+	// scored. Nil: the results as they are.
+	Entrants map[string][]string
+	// Selection lists, for the official computation of 2024 on, the
+	// benchmarks selected for the track beyond those with results (the
+	// cloud and parallel pages of 2024 count both tracks' selections);
+	// Removed the benchmarks whose results the organisers removed after
+	// the runs (defs.py's removed_results): their results are not scored,
+	// and they stay selected where their logic is.
+	Selection, Removed []string
+	// Status gives the status of the selected benchmarks without results.
+	Status map[string]string
 }
 
 // Report is a track's scores: every division with its rankings, and the
@@ -103,7 +118,10 @@ type Report struct {
 	// solvers disagreed on them.
 	Disagreements []Disagreement
 	// 2022 §7.3, best first, per kind.
-	BiggestLead         map[Kind][]Lead
+	BiggestLead map[Kind][]Lead
+	// BestOverall is the smtcomp tool's best overall ranking (2025 on), per
+	// kind: one line per division and solver, best first.
+	BestOverall         map[Kind][]Overall
 	LargestContribution map[Kind][]Contribution
 	// 2018 §7.5: the competition-wide score, best first, per kind.
 	CompetitionWide map[Kind][]WideScore
@@ -319,8 +337,16 @@ func Score(rows []Row, o Options) (*Report, error) {
 	}
 	if o.MemLimit <= 0 {
 		o.MemLimit = MemLimit(o.Rules, o.Year, o.Track)
+		if is2024(o) {
+			o.MemLimit = 20480
+		}
 	}
 	rows, excluded := applyExclusions(rows, o.Exclude)
+	if is2024(o) {
+		rep := score2024Report(rows, o)
+		rep.Excluded = excluded
+		return rep, nil
+	}
 	if o.Compat == Official {
 		var dropped []Excluded
 		rows, dropped = keepOfficialRows(rows, o)

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -241,6 +242,32 @@ func (s *sqlStore) Benchmarks(ctx context.Context, f Filter) ([]benchmark.Benchm
 		args = append(args, f.PathPrefix+"%")
 		where = append(where, fmt.Sprintf("path LIKE $%d", len(args)))
 	}
+	if f.Paths == nil {
+		return s.listBenchmarks(ctx, q, where, args, nil)
+	}
+	// In chunks, as IN lists; the chunks come back in path order.
+	paths := append([]string(nil), f.Paths...)
+	sort.Strings(paths)
+	var out []benchmark.Benchmark
+	for len(paths) > 0 {
+		n := min(len(paths), 500)
+		a := append([]any(nil), args...)
+		marks := make([]string, n)
+		for i, p := range paths[:n] {
+			a = append(a, p)
+			marks[i] = fmt.Sprintf("$%d", len(a))
+		}
+		var err error
+		if out, err = s.listBenchmarks(ctx, q, append(append([]string(nil), where...), "path IN ("+strings.Join(marks, ", ")+")"), a, out); err != nil {
+			return nil, err
+		}
+		paths = paths[n:]
+	}
+	return out, nil
+}
+
+// listBenchmarks runs a benchmark query with its conditions, appending to out.
+func (s *sqlStore) listBenchmarks(ctx context.Context, q string, where []string, args []any, out []benchmark.Benchmark) ([]benchmark.Benchmark, error) {
 	if len(where) > 0 {
 		q += " WHERE " + strings.Join(where, " AND ")
 	}
@@ -250,7 +277,6 @@ func (s *sqlStore) Benchmarks(ctx context.Context, f Filter) ([]benchmark.Benchm
 		return nil, fmt.Errorf("store: list benchmarks: %w", err)
 	}
 	defer rows.Close()
-	var out []benchmark.Benchmark
 	for rows.Next() {
 		var b benchmark.Benchmark
 		var inc int

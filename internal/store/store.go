@@ -56,6 +56,10 @@ type Filter struct {
 	Logic       string
 	Incremental *bool
 	PathPrefix  string
+	// Paths, when not nil, keeps only these paths (looked up by the
+	// path's index: scoring a few thousand results needs their benchmarks,
+	// not the hundreds of thousands of a library).
+	Paths []string
 }
 
 // Result is one solver's run on one benchmark, imported from an earlier

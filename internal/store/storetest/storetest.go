@@ -54,6 +54,12 @@ func Run(t *testing.T, newDSN func(t *testing.T) string) {
 		if len(lia) != 2 || len(nonInc) != 2 || len(pre) != 1 {
 			t.Errorf("filters: %d %d %d", len(lia), len(nonInc), len(pre))
 		}
+		byPath, _ := s.Benchmarks(ctx, store.Filter{Paths: []string{all[2].Path, "no/such.smt2", all[0].Path}})
+		none, _ := s.Benchmarks(ctx, store.Filter{Paths: []string{}})
+		liaPath, _ := s.Benchmarks(ctx, store.Filter{Logic: "QF_UF", Paths: []string{all[0].Path, all[2].Path}})
+		if len(byPath) != 2 || byPath[0].Path != all[0].Path || byPath[1].Path != all[2].Path || len(none) != 0 || len(liaPath) != 1 {
+			t.Errorf("paths filter: %+v %+v %+v", byPath, none, liaPath)
+		}
 		// Re-indexing a changed file updates it in place.
 		changed := in[0]
 		changed.Status, changed.Sig.ModTime = benchmark.Unsat, 8

@@ -1,0 +1,860 @@
+package score
+
+import (
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/smtarena/smtarena/internal/benchmark"
+)
+
+// The official computation of 2024 on: what the smtcomp tool
+// (SMT-COMP/smt-comp.github.io, smtcomp/scoring.py and
+// generate_website_page.py) computes from its results. It differs from the
+// scorer of 2019-2023's score.py enough to be a computation of its own:
+//
+//   - every row keeps its measured times; a division score sums, per
+//     solver, the times of the rows with a sat or unsat answer (all rows in
+//     the incremental track), and the sequential score only zeroes the four
+//     scores of a row whose CPU time is over the time limit (its answer
+//     still counts as solved);
+//   - per track (scoring.benchmark_scoring): single query, cloud and
+//     parallel: e = 1 on an answer contrary to the sound status, n = 1 on
+//     a sat or unsat answer that is not an error; unsat core: e = 1 on sat
+//     or UnsatCoreNotValidated, n = assertions - core size on unsat (not
+//     clamped); model validation: e = 1 on unsat or ModelUnsat, n = 1 on a
+//     validated sat; incremental: e = 1 on IncrementalError, n = the
+//     answered check-sats whatever the run's end; every benchmark's status
+//     is unsat in the unsat-core track and sat in the model-validation one;
+//   - sound solvers are those without a sat/unsat answer contrary to a
+//     benchmark's status in the division; a benchmark that sound solvers
+//     answered both sat and unsat is removed, and otherwise gets their
+//     answer as its status ("sound status"), which decides errors and the
+//     sat and unsat scores;
+//   - the sat and unsat scores keep the rows of benchmarks of that sound
+//     status, the 24-seconds score the rows whose wall-clock time is at
+//     most 24 s; solved, unsolved, timeout and memout count answers, and
+//     abstained is the division's benchmarks minus the solver's rows;
+//   - a solver that entered a logic (its submission) and has no result on
+//     a benchmark of it gets a row with no answer, no time and nb_answers
+//     -1; results in logics the solver did not enter are not scored;
+//   - rankings order ⟨e, n, w, c⟩ then the solver's name; the winner is
+//     the first solver when its correct score is not 0; every solver
+//     "competes";
+//   - biggest lead and largest contribution as generate_website_page.py
+//     computes them (the largest contribution keeps its first 19 lines and
+//     leaves out divisions with fewer than 3 contributing solvers).
+
+// Official answers of the tool (defs.Answer), and a missing result.
+const (
+	o24Unsat uint8 = iota
+	o24Sat
+	o24Unknown
+	o24Incremental
+	o24OOM
+	o24Timeout
+	o24IncError
+	o24CoreInvalid
+	o24ModelUnsat
+	o24ModelOther // ModelNotValidated, ModelParsingError, ...: neither solved nor an error
+	o24Missing
+)
+
+type row24 struct {
+	solver, bench int32
+	ans           uint8
+	cpu, wall     float64
+	nb            float64
+}
+
+type bench24 struct {
+	logic, div int32
+	checks     int // check-sats (incremental), assertions (unsat core): the best overall ranking's N_D
+
+	status  uint8 // aSat, aUnsat, aUnknown
+	sound   uint8 // the sound status
+	removed bool
+}
+
+// score2024 is the tool's computation over rows.
+type score2024 struct {
+	o        Options
+	inc      bool
+	aws      bool // cloud and parallel: no sequential score
+	solvers  []string
+	comp     []bool
+	benches  []bench24
+	paths    []string
+	logics   []string
+	divNames []string
+	rows     []row24
+	soundSD  map[[2]int32]bool // (solver, division) -> sound
+	addBench func(path string, status uint8)
+}
+
+func answer2024(r *Row, track benchmark.Track) uint8 {
+	switch w := r.Result; {
+	case w == "sat":
+		return o24Sat
+	case w == "unsat":
+		return o24Unsat
+	case w == "unknown":
+		return o24Unknown
+	case w == "incremental":
+		return o24Incremental
+	case w == "OutOfMemory":
+		return o24OOM
+	case w == "Timeout":
+		return o24Timeout
+	case w == "IncrementalError":
+		return o24IncError
+	case w == "UnsatCoreNotValidated":
+		return o24CoreInvalid
+	case w == "ModelUnsat":
+		return o24ModelUnsat
+	case strings.HasPrefix(w, "Model"):
+		return o24ModelOther
+	}
+	// Rows without the tool's word (other importers, smtarena's runs).
+	switch parseStatus(r.Status) {
+	case stTimeout:
+		return o24Timeout
+	case stMemout:
+		return o24OOM
+	}
+	if track == benchmark.Incremental {
+		if r.WrongAnswers > 0 {
+			return o24IncError
+		}
+		if r.Status == "complete" || r.Status == "" {
+			return o24Incremental
+		}
+		return o24Unknown
+	}
+	switch parseAnswer(r.Answer) {
+	case aSat:
+		if r.Model == "INVALID" || r.Model == "UNKNOWN" {
+			return o24ModelOther
+		}
+		return o24Sat
+	case aUnsat:
+		if r.CoreErroneous {
+			return o24CoreInvalid
+		}
+		return o24Unsat
+	}
+	return o24Unknown
+}
+
+func known24(a uint8) bool { return a == o24Sat || a == o24Unsat }
+
+func newScore2024(rows []Row, o Options) *score2024 {
+	s := &score2024{o: o, inc: o.Track == benchmark.Incremental, aws: o.Track == benchmark.Cloud || o.Track == benchmark.Parallel}
+	solverIdx, benchIdx, logicIdx, divIdx := map[string]int32{}, map[string]int32{}, map[string]int32{}, map[string]int32{}
+	divOfLogic := map[string]string{}
+	for _, d := range sortedKeys(o.Divisions) {
+		for _, l := range o.Divisions[d] {
+			if _, ok := divOfLogic[l]; !ok {
+				divOfLogic[l] = d
+			}
+		}
+	}
+	entered := map[string]map[string]bool{}
+	for sv, ls := range o.Entrants {
+		entered[sv] = map[string]bool{}
+		for _, l := range ls {
+			entered[sv][l] = true
+		}
+	}
+	s.addBench = func(path string, status uint8) {
+		logic := benchmark.LogicOfPath(path)
+		li, ok := logicIdx[logic]
+		if !ok {
+			li = int32(len(s.logics))
+			logicIdx[logic] = li
+			s.logics = append(s.logics, logic)
+		}
+		dn := divOfLogic[logic]
+		if dn == "" {
+			dn = logic
+		}
+		di, ok := divIdx[dn]
+		if !ok {
+			di = int32(len(s.divNames))
+			divIdx[dn] = di
+			s.divNames = append(s.divNames, dn)
+		}
+		switch o.Track {
+		case benchmark.UnsatCore:
+			status = aUnsat // scoring.py: every benchmark's sound status is unsat
+		case benchmark.ModelValidation:
+			status = aSat // ... and sat in the model-validation track
+		}
+		benchIdx[path] = int32(len(s.benches))
+		s.benches = append(s.benches, bench24{logic: li, div: di, status: status})
+		s.paths = append(s.paths, path)
+	}
+	removed := map[string]bool{}
+	for _, p := range o.Removed {
+		removed[p] = true
+	}
+	solverOf := func(name string) int32 {
+		si, ok := solverIdx[name]
+		if !ok {
+			si = int32(len(s.solvers))
+			solverIdx[name] = si
+			s.solvers = append(s.solvers, name)
+			s.comp = append(s.comp, o.Solvers.lookup(name).Competitive)
+		}
+		return si
+	}
+	for i := range rows {
+		r := &rows[i]
+		name := o.Solvers.lookup(r.Solver).Name
+		logic := benchmark.LogicOfPath(r.Benchmark)
+		bi, ok := benchIdx[r.Benchmark]
+		if !ok {
+			s.addBench(r.Benchmark, parseAnswer(r.Expected))
+			bi = benchIdx[r.Benchmark]
+		}
+		if removed[r.Benchmark] {
+			continue
+		}
+		if o.Entrants != nil && !entered[name][logic] {
+			continue // the tool joins results to the logics each solver entered
+		}
+		if b := &s.benches[bi]; b.checks == 0 {
+			if s.inc {
+				b.checks = r.CheckSats
+			} else {
+				b.checks = r.Asserts
+			}
+		}
+		si := solverOf(name)
+		a := answer2024(r, o.Track)
+		nb := 1.0
+		switch {
+		case s.inc:
+			nb = float64(r.CorrectAnswers)
+		case o.Track == benchmark.UnsatCore:
+			nb = float64(r.Reduction)
+			if r.Asserts > 0 {
+				nb = float64(r.Asserts - r.CoreSize)
+			}
+		}
+		s.rows = append(s.rows, row24{solver: si, bench: bi, ans: a, cpu: r.CPU, wall: r.Wall, nb: nb})
+	}
+	// The selection: the benchmarks with results, the others selected,
+	// and the removed ones of the logics there are.
+	for _, p := range o.Selection {
+		if _, ok := benchIdx[p]; !ok {
+			s.addBench(p, parseAnswer(o.Status[p]))
+		}
+	}
+	for _, p := range o.Removed {
+		if _, ok := logicIdx[benchmark.LogicOfPath(p)]; ok && strings.HasPrefix(p, "incremental/") == s.inc {
+			if _, ok := benchIdx[p]; !ok {
+				s.addBench(p, parseAnswer(o.Status[p]))
+			}
+		}
+	}
+	if o.Entrants != nil {
+		// A missing result of an entrant: no answer, no time, nb_answers -1.
+		has := map[[2]int32]bool{}
+		for _, r := range s.rows {
+			has[[2]int32{r.solver, r.bench}] = true
+		}
+		byLogic := make([][]int32, len(s.logics))
+		for bi, b := range s.benches {
+			byLogic[b.logic] = append(byLogic[b.logic], int32(bi))
+		}
+		for _, name := range sortedKeys(o.Entrants) {
+			for _, l := range o.Entrants[name] {
+				li, ok := logicIdx[l]
+				if !ok {
+					continue
+				}
+				for _, bi := range byLogic[li] {
+					si := solverOf(name)
+					if !has[[2]int32{si, bi}] {
+						s.rows = append(s.rows, row24{solver: si, bench: bi, ans: o24Missing, nb: -1})
+					}
+				}
+			}
+		}
+	}
+	return s
+}
+
+// disagreements computes sound solvers and sound statuses and removes the
+// benchmarks sound solvers disagree on (scoring.add_disagreements_info).
+func (s *score2024) disagreements() []Disagreement {
+	s.soundSD = map[[2]int32]bool{}
+	for _, r := range s.rows {
+		s.soundSD[[2]int32{r.solver, s.benches[r.bench].div}] = true
+	}
+	for _, r := range s.rows {
+		b := &s.benches[r.bench]
+		key := [2]int32{r.solver, b.div}
+		switch {
+		case s.inc:
+			if r.ans == o24IncError {
+				s.soundSD[key] = false
+			}
+		case s.o.Track == benchmark.UnsatCore:
+			if r.ans == o24Sat || r.ans == o24CoreInvalid {
+				s.soundSD[key] = false
+			}
+		case s.o.Track == benchmark.ModelValidation:
+			if r.ans == o24Unsat || r.ans == o24ModelUnsat {
+				s.soundSD[key] = false
+			}
+		case (b.status == aSat && r.ans == o24Unsat) || (b.status == aUnsat && r.ans == o24Sat):
+			s.soundSD[key] = false
+		}
+	}
+	for i := range s.benches {
+		s.benches[i].sound = s.benches[i].status
+	}
+	if s.o.Track == benchmark.UnsatCore || s.o.Track == benchmark.ModelValidation {
+		return nil // every benchmark has its status; no disagreement
+	}
+	if s.inc {
+		for i := range s.benches {
+			s.benches[i].sound = aUnknown // "incremental": neither sat nor unsat
+		}
+		return nil
+	}
+	sat := make([][]int32, len(s.benches))
+	unsat := make([][]int32, len(s.benches))
+	for _, r := range s.rows {
+		if !s.soundSD[[2]int32{r.solver, s.benches[r.bench].div}] {
+			continue
+		}
+		switch r.ans {
+		case o24Sat:
+			sat[r.bench] = append(sat[r.bench], r.solver)
+		case o24Unsat:
+			unsat[r.bench] = append(unsat[r.bench], r.solver)
+		}
+	}
+	var out []Disagreement
+	for bi := range s.benches {
+		b := &s.benches[bi]
+		switch {
+		case len(sat[bi]) > 0 && len(unsat[bi]) > 0:
+			b.removed = true
+			out = append(out, Disagreement{Division: s.divNames[b.div], Benchmark: s.paths[bi], Sat: s.nameList(sat[bi]), Unsat: s.nameList(unsat[bi])})
+		case len(sat[bi]) > 0:
+			b.sound = aSat
+		case len(unsat[bi]) > 0:
+			b.sound = aUnsat
+		}
+	}
+	sort.Slice(out, func(a, b int) bool {
+		if out[a].Division != out[b].Division {
+			return out[a].Division < out[b].Division
+		}
+		return out[a].Benchmark < out[b].Benchmark
+	})
+	return out
+}
+
+func (s *score2024) nameList(ids []int32) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, id := range ids {
+		if n := s.solvers[id]; !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// bscore24 is a row's benchmark score (scoring.benchmark_scoring).
+type bscore24 struct{ e, n, w, c float64 }
+
+func (s *score2024) benchScore(r *row24) bscore24 {
+	if s.inc {
+		e := 0.0
+		if r.ans == o24IncError {
+			e = 1
+		}
+		return bscore24{e: e, n: r.nb, w: r.wall, c: r.cpu}
+	}
+	var b bscore24
+	if known24(r.ans) {
+		b.w, b.c = r.wall, r.cpu
+	}
+	switch s.o.Track {
+	case benchmark.UnsatCore:
+		if r.ans == o24Sat || r.ans == o24CoreInvalid {
+			b.e = 1
+		}
+		if r.ans == o24Unsat {
+			b.n = r.nb
+		}
+	case benchmark.ModelValidation:
+		if r.ans == o24Unsat || r.ans == o24ModelUnsat {
+			b.e = 1
+		}
+		if r.ans == o24Sat {
+			b.n = 1
+		}
+	default:
+		ss := s.benches[r.bench].sound
+		if (ss == aSat && r.ans == o24Unsat) || (ss == aUnsat && r.ans == o24Sat) {
+			b.e = 1
+		}
+		if known24(r.ans) && b.e == 0 {
+			b.n = r.nb // a wrong answer is answered (its times count) but not correct
+		}
+	}
+	return b
+}
+
+// keep says whether a row counts for a kind (scoring.filter_for); the
+// sequential score keeps every row and zeroes the scores of those over
+// the time limit in CPU time.
+func (s *score2024) keep(k Kind, r *row24) bool {
+	switch k {
+	case Sat:
+		return s.benches[r.bench].sound == aSat
+	case Unsat:
+		return s.benches[r.bench].sound == aUnsat
+	case TwentyFour:
+		return r.wall <= 24
+	}
+	return true
+}
+
+func (s *score2024) kinds() []Kind { return []Kind{Sequential, Parallel, Sat, Unsat, TwentyFour} }
+
+// rank builds a ranking of the rows idx (one division or logic) for a kind.
+func (s *score2024) rank(k Kind, idx []int32, total int) Ranking {
+	type accum struct {
+		e, n, w, c                                    float64
+		solved, sat, unsat, unsolved, timeout, memout int
+		rows                                          int
+		seen                                          bool
+	}
+	acc := make([]accum, len(s.solvers))
+	var order []int32
+	for _, i := range idx {
+		r := &s.rows[i]
+		if !s.keep(k, r) {
+			continue
+		}
+		b := s.benchScore(r)
+		if k == Sequential && r.cpu > s.o.TimeLimit {
+			b = bscore24{}
+		}
+		a := &acc[r.solver]
+		if !a.seen {
+			a.seen = true
+			order = append(order, r.solver)
+		}
+		a.rows++
+		a.e += b.e
+		a.n += b.n
+		a.w += b.w
+		a.c += b.c
+		switch r.ans {
+		case o24Sat:
+			a.solved++
+			a.sat++
+		case o24Unsat:
+			a.solved++
+			a.unsat++
+		default:
+			a.unsolved++
+		}
+		if r.ans == o24Timeout {
+			a.timeout++
+		}
+		if r.ans == o24OOM {
+			a.memout++
+		}
+	}
+	rk := Ranking{Kind: k}
+	if k == Sequential && s.aws {
+		return rk
+	}
+	for _, si := range order {
+		a := &acc[si]
+		rk.Entries = append(rk.Entries, Entry{Solver: s.solvers[si], Competitive: s.comp[si], Error: a.e, Correct: a.n, CPU: a.c, Wall: a.w,
+			Solved: a.solved, SolvedSat: a.sat, SolvedUnsat: a.unsat, Unsolved: a.unsolved, Abstained: total - a.rows,
+			Timeout: a.timeout, Memout: a.memout, key: s.solvers[si]})
+	}
+	sortEntries24(rk.Entries)
+	for i := range rk.Entries {
+		rk.Entries[i].Rank = i + 1
+	}
+	if len(rk.Entries) > 0 && rk.Entries[0].Correct != 0 {
+		rk.Winner = rk.Entries[0].Solver
+	}
+	return rk
+}
+
+// sortEntries24 orders by ⟨e, n, w, c⟩ and the solver's name.
+func sortEntries24(es []Entry) {
+	sort.SliceStable(es, func(i, j int) bool {
+		a, b := &es[i], &es[j]
+		if c := firstOf(fcmp(a.Error, b.Error), fcmp(b.Correct, a.Correct), fcmp(a.Wall, b.Wall), fcmp(a.CPU, b.CPU)); c != 0 {
+			return c < 0
+		}
+		return a.Solver < b.Solver
+	})
+}
+
+// group scores a division or logic: rows idx, its benchmarks (all, the
+// removed ones included, as the tool counts the selection).
+func (s *score2024) group(name string, idx []int32, benches []int32) Division {
+	d := Division{Name: name, Benchmarks: len(benches)}
+	per := map[int32]int{}
+	for _, b := range benches {
+		per[s.benches[b].logic]++
+	}
+	for li, n := range per {
+		d.Logics = append(d.Logics, LogicSize{Logic: s.logics[li], Benchmarks: n})
+	}
+	sort.Slice(d.Logics, func(a, b int) bool { return d.Logics[a].Logic < d.Logics[b].Logic })
+	for _, k := range s.kinds() {
+		d.Rankings = append(d.Rankings, s.rank(k, idx, len(benches)))
+	}
+	comp := 0
+	if r := d.Ranking(Parallel); r != nil {
+		for _, e := range r.Entries {
+			if e.Competitive {
+				comp++
+			}
+		}
+	}
+	d.Competitive = comp > 1
+	return d
+}
+
+func (s *score2024) report() *Report {
+	rep := &Report{Rules: 2022, Asked: s.o.Rules, Year: s.o.Year, Track: s.o.Track, Compat: s.o.Compat, TimeLimit: s.o.TimeLimit,
+		MemLimit: s.o.MemLimit, Kinds: s.kinds()}
+	rep.Disagreements = s.disagreements()
+	rowsOfDiv := make([][]int32, len(s.divNames))
+	rowsOfLogic := make([][]int32, len(s.logics))
+	for i, r := range s.rows {
+		b := &s.benches[r.bench]
+		if b.removed {
+			continue
+		}
+		rowsOfDiv[b.div] = append(rowsOfDiv[b.div], int32(i))
+		rowsOfLogic[b.logic] = append(rowsOfLogic[b.logic], int32(i))
+	}
+	benchOfDiv := make([][]int32, len(s.divNames))
+	benchOfLogic := make([][]int32, len(s.logics))
+	for bi, b := range s.benches {
+		benchOfDiv[b.div] = append(benchOfDiv[b.div], int32(bi))
+		benchOfLogic[b.logic] = append(benchOfLogic[b.logic], int32(bi))
+	}
+	divOrder := make([]int, len(s.divNames))
+	for i := range divOrder {
+		divOrder[i] = i
+	}
+	sort.Slice(divOrder, func(a, b int) bool { return s.divNames[divOrder[a]] < s.divNames[divOrder[b]] })
+	for _, di := range divOrder {
+		d := s.group(s.divNames[di], rowsOfDiv[di], benchOfDiv[di])
+		for _, l := range d.Logics {
+			li := s.logicIndex(l.Logic)
+			d.PerLogic = append(d.PerLogic, s.group(l.Logic, rowsOfLogic[li], benchOfLogic[li]))
+		}
+		rep.Divisions = append(rep.Divisions, d)
+	}
+	rep.BiggestLead = map[Kind][]Lead{}
+	for _, k := range rep.Kinds {
+		rep.BiggestLead[k] = s.biggestLead(k, rep.Divisions)
+	}
+	rep.LargestContribution = s.largestContribution(rowsOfDiv, benchOfDiv)
+	if s.o.Year >= 2025 {
+		rep.BestOverall = s.bestOverall(rep.Divisions, benchOfDiv)
+	}
+	return rep
+}
+
+// Overall is one division's line of a solver in the best overall ranking:
+// its contribution (n/N_D)² log₁₀ N_D (-2 log₁₀ N_D with errors) and the
+// time that breaks ties.
+type Overall struct {
+	Division, Solver string
+	Contribution     float64
+	TieBreakTime     float64
+}
+
+// OverallWinner sums each solver's contributions and names the best (the
+// least summed time on a tie), with its score; "" when there are none.
+func OverallWinner(ls []Overall) (string, float64) {
+	score, tie := map[string]float64{}, map[string]float64{}
+	var order []string
+	for _, l := range ls {
+		if _, ok := score[l.Solver]; !ok {
+			order = append(order, l.Solver)
+		}
+		score[l.Solver] += l.Contribution
+		tie[l.Solver] += l.TieBreakTime
+	}
+	best := ""
+	for _, n := range order {
+		if best == "" || score[n] > score[best] || (score[n] == score[best] && tie[n] < tie[best]) {
+			best = n
+		}
+	}
+	return best, score[best]
+}
+
+// bestOverall is generate_website_page.best_overall_ranking (the 2025
+// rules' §7.3.1): per division with two ranked solvers or more, each
+// solver's (n/N_D)² (or -2 with errors) times log₁₀ N_D, N_D the
+// division's check-sats (incremental), assertions (unsat core) or
+// benchmarks; sorted by contribution, then tie-break time, both
+// descending, as the tool sorts them.
+func (s *score2024) bestOverall(divs []Division, benchOfDiv [][]int32) map[Kind][]Overall {
+	divIdx := map[string]int{}
+	for i, n := range s.divNames {
+		divIdx[n] = i
+	}
+	out := map[Kind][]Overall{}
+	for _, k := range s.kinds() {
+		ls := []Overall{}
+		if k == Sequential && s.aws {
+			out[k] = ls
+			continue
+		}
+		for i := range divs {
+			d := &divs[i]
+			r := d.Ranking(k)
+			if r == nil || len(r.Entries) <= 1 {
+				continue
+			}
+			nd := float64(d.Benchmarks)
+			if s.inc || s.o.Track == benchmark.UnsatCore {
+				nd = 0
+				for _, b := range benchOfDiv[divIdx[d.Name]] {
+					if !s.benches[b].removed {
+						nd += float64(s.benches[b].checks)
+					}
+				}
+			}
+			for _, e := range r.Entries {
+				nn := -2.0
+				if e.Error == 0 {
+					nn = (e.Correct / nd) * (e.Correct / nd)
+				}
+				c := 0.0
+				if nd > 0 {
+					c = nn * math.Log10(nd)
+				}
+				t := e.Wall
+				if k == Sequential {
+					t = e.CPU
+				}
+				ls = append(ls, Overall{Division: d.Name, Solver: e.Solver, Contribution: c, TieBreakTime: t})
+			}
+		}
+		sort.SliceStable(ls, func(i, j int) bool {
+			if ls[i].Contribution != ls[j].Contribution {
+				return ls[i].Contribution > ls[j].Contribution
+			}
+			return ls[i].TieBreakTime > ls[j].TieBreakTime
+		})
+		out[k] = ls
+	}
+	return out
+}
+
+func (s *score2024) logicIndex(l string) int {
+	for i, x := range s.logics {
+		if x == l {
+			return i
+		}
+	}
+	return -1
+}
+
+// biggestLead is generate_website_page.biggest_lead_ranking_for_kind.
+func (s *score2024) biggestLead(k Kind, divs []Division) []Lead {
+	out := []Lead{}
+	if k == Sequential && s.aws {
+		return out
+	}
+	for i := range divs {
+		r := divs[i].Ranking(k)
+		if r == nil || len(r.Entries) <= 1 || r.Entries[0].Correct == 0 {
+			continue
+		}
+		a, b := r.Entries[0], r.Entries[1]
+		ta, tb := a.Wall, b.Wall
+		if k == Sequential {
+			ta, tb = a.CPU, b.CPU
+		}
+		out = append(out, Lead{Division: divs[i].Name, First: a.Solver, Second: b.Solver,
+			Correctness: (1 + a.Correct) / (1 + b.Correct), Time: (1 + tb) / (1 + ta)})
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Correctness != out[j].Correctness {
+			return out[i].Correctness > out[j].Correctness
+		}
+		return out[i].Time > out[j].Time
+	})
+	return out
+}
+
+// vrow is a row of a virtual best solver: per benchmark the best correct
+// score and the least times (generate_website_page.largest_contribution).
+type vrow struct {
+	n, wall, wScore, cpu, cScore float64
+	sound                        uint8
+}
+
+// largestContribution is generate_website_page.largest_contribution: over
+// the rows without error, of sound solvers, with a positive correct score,
+// each division's virtual best solver against the one without each
+// solver, weighted by the division's share of those rows.
+func (s *score2024) largestContribution(rowsOfDiv [][]int32, benchOfDiv [][]int32) map[Kind][]Contribution {
+	type agg struct{ n, w, c float64 }
+	useful := make([][]int32, len(s.divNames))
+	total := 0
+	for di, idx := range rowsOfDiv {
+		for _, i := range idx {
+			r := &s.rows[i]
+			b := s.benchScore(r)
+			if b.e != 0 || !s.soundSD[[2]int32{r.solver, int32(di)}] || b.n <= 0 {
+				continue
+			}
+			useful[di] = append(useful[di], i)
+			total++
+		}
+	}
+	out := map[Kind][]Contribution{}
+	virtualOf := func(idx []int32, without int32) []*vrow {
+		at := map[int32]*vrow{}
+		var v []*vrow
+		for _, i := range idx {
+			r := &s.rows[i]
+			if r.solver == without {
+				continue
+			}
+			b := s.benchScore(r)
+			x, ok := at[r.bench]
+			if !ok {
+				x = &vrow{n: b.n, wall: r.wall, wScore: b.w, cpu: r.cpu, cScore: b.c, sound: s.benches[r.bench].sound}
+				at[r.bench] = x
+				v = append(v, x)
+				continue
+			}
+			x.n = max(x.n, b.n)
+			x.wall, x.wScore = min(x.wall, r.wall), min(x.wScore, b.w)
+			x.cpu, x.cScore = min(x.cpu, r.cpu), min(x.cScore, b.c)
+		}
+		return v
+	}
+	sum := func(k Kind, v []*vrow) (agg, bool) {
+		var a agg
+		any := false
+		for _, x := range v {
+			switch k {
+			case Sat:
+				if x.sound != aSat {
+					continue
+				}
+			case Unsat:
+				if x.sound != aUnsat {
+					continue
+				}
+			case TwentyFour:
+				if x.wall > 24 {
+					continue
+				}
+			}
+			any = true
+			if k == Sequential && x.cpu > s.o.TimeLimit {
+				continue
+			}
+			a.n += x.n
+			a.w += x.wScore
+			a.c += x.cScore
+		}
+		return a, any
+	}
+	for _, k := range s.kinds() {
+		var cs []Contribution
+		if k == Sequential && s.aws {
+			out[k] = []Contribution{}
+			continue
+		}
+		for di := range s.divNames {
+			idx := useful[di]
+			if len(idx) == 0 {
+				continue
+			}
+			ratio := float64(len(idx)) / float64(total)
+			virtual, ok := sum(k, virtualOf(idx, -1))
+			if !ok {
+				continue
+			}
+			var solvers []int32
+			seen := map[int32]bool{}
+			for _, i := range idx {
+				if sv := s.rows[i].solver; !seen[sv] {
+					seen[sv] = true
+					solvers = append(solvers, sv)
+				}
+			}
+			var lines []Contribution
+			for _, sv := range solvers {
+				w, ok := sum(k, virtualOf(idx, sv))
+				if !ok {
+					continue
+				}
+				vt, wt := virtual.w, w.w
+				if k == Sequential {
+					vt, wt = virtual.c, w.c
+				}
+				t := ratio
+				if wt != 0 {
+					t = ratio * (1 - vt/wt)
+				}
+				lines = append(lines, Contribution{Division: s.divNames[di], Solver: s.solvers[sv],
+					Correctness: ratio * (1 - w.n/virtual.n), Time: t, Solvers: len(solvers), Pairs: len(idx)})
+			}
+			if len(lines) <= 2 {
+				continue
+			}
+			cs = append(cs, lines...)
+		}
+		sort.SliceStable(cs, func(i, j int) bool {
+			a, b := cs[i], cs[j]
+			if a.Correctness != b.Correctness {
+				return a.Correctness > b.Correctness
+			}
+			if a.Time != b.Time {
+				return a.Time > b.Time
+			}
+			return a.Division > b.Division
+		})
+		if len(cs) > 19 {
+			cs = cs[:19]
+		}
+		if cs == nil {
+			cs = []Contribution{}
+		}
+		out[k] = cs
+	}
+	return out
+}
+
+// score2024Report is the official computation of 2024 and later.
+func score2024Report(rows []Row, o Options) *Report {
+	return newScore2024(rows, o).report()
+}
+
+// is2024 says whether the smtcomp tool's computation applies.
+func is2024(o Options) bool { return o.Compat == Official && o.Year >= 2024 }

@@ -1,0 +1,123 @@
+package score
+
+import (
+	"math"
+	"testing"
+
+	"github.com/smtarena/smtarena/internal/benchmark"
+)
+
+// TestOfficial2024Tracks checks the smtcomp tool's per-track benchmark
+// scores (scoring.py: benchmark_scoring) on constructed rows: what is an
+// error, what is correct, what is solved, in each track.
+func TestOfficial2024Tracks(t *testing.T) {
+	type want struct {
+		e, n            float64
+		solved, timeout int
+	}
+	cases := []struct {
+		name  string
+		track benchmark.Track
+		row   Row
+		want  want
+	}{
+		{"sq right", benchmark.SingleQuery, Row{Result: "sat", Answer: "sat", Expected: "sat", Wall: 3, CPU: 3}, want{0, 1, 1, 0}},
+		{"sq wrong: solved, not correct", benchmark.SingleQuery, Row{Result: "unsat", Answer: "unsat", Expected: "sat", Wall: 3, CPU: 3}, want{1, 0, 1, 0}},
+		{"sq timeout", benchmark.SingleQuery, Row{Result: "Timeout", Status: "timeout", Expected: "sat", Wall: 1201, CPU: 1201}, want{0, 0, 0, 1}},
+		{"uc reduction not clamped", benchmark.UnsatCore, Row{Result: "unsat", Answer: "unsat", CoreSize: 9, Asserts: 5, Wall: 1, CPU: 1}, want{0, -4, 1, 0}},
+		{"uc sat answer is an error", benchmark.UnsatCore, Row{Result: "sat", Answer: "sat", Wall: 1, CPU: 1}, want{1, 0, 1, 0}},
+		{"uc core not validated is an error", benchmark.UnsatCore, Row{Result: "UnsatCoreNotValidated", Answer: "unsat", CoreSize: 2, Asserts: 5, Wall: 1, CPU: 1}, want{1, 0, 0, 0}},
+		{"mv validated", benchmark.ModelValidation, Row{Result: "sat", Answer: "sat", Wall: 1, CPU: 1}, want{0, 1, 1, 0}},
+		{"mv model unsat is an error", benchmark.ModelValidation, Row{Result: "ModelUnsat", Answer: "sat", Wall: 1, CPU: 1}, want{1, 0, 0, 0}},
+		{"mv not validated: nothing", benchmark.ModelValidation, Row{Result: "ModelNotValidated", Answer: "sat", Wall: 1, CPU: 1}, want{0, 0, 0, 0}},
+		{"inc timeout keeps its answers", benchmark.Incremental, Row{Result: "Timeout", Status: "timeout", CorrectAnswers: 17, Wall: 1300, CPU: 1300}, want{0, 17, 0, 1}},
+		{"inc error", benchmark.Incremental, Row{Result: "IncrementalError", WrongAnswers: 1, Wall: 2, CPU: 2}, want{1, 0, 0, 0}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := c.row
+			r.Solver, r.Benchmark = "s", "non-incremental/QF_UF/f/a.smt2"
+			if c.track == benchmark.Incremental {
+				r.Benchmark = "incremental/QF_UF/f/a.smt2"
+			}
+			rep, err := Score([]Row{r}, Options{Rules: 2024, Year: 2024, Track: c.track, Compat: Official})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.MemLimit != 20480 || rep.TimeLimit != 1200 {
+				t.Errorf("limits %d %v", rep.MemLimit, rep.TimeLimit)
+			}
+			e := rep.Divisions[0].Ranking(Parallel).Entries[0]
+			if got := (want{e.Error, e.Correct, e.Solved, e.Timeout}); got != c.want {
+				t.Errorf("got %+v, want %+v", got, c.want)
+			}
+		})
+	}
+}
+
+// TestOfficial2024Entrants: a solver that entered a logic and has no
+// result on one of its benchmarks gets an unsolved row (nb_answers -1 in
+// the incremental track); its results in a logic it did not enter are not
+// scored.
+func TestOfficial2024Entrants(t *testing.T) {
+	rows := []Row{
+		{Solver: "a", Benchmark: "incremental/QF_LIA/f/1.smt2", Result: "incremental", CorrectAnswers: 5},
+		{Solver: "a", Benchmark: "incremental/QF_LIA/f/2.smt2", Result: "incremental", CorrectAnswers: 3},
+		{Solver: "b", Benchmark: "incremental/QF_LIA/f/1.smt2", Result: "incremental", CorrectAnswers: 4},
+		{Solver: "b", Benchmark: "incremental/QF_BV/f/3.smt2", Result: "incremental", CorrectAnswers: 9},
+	}
+	rep, err := Score(rows, Options{Rules: 2024, Year: 2024, Track: benchmark.Incremental, Compat: Official,
+		Entrants: map[string][]string{"a": {"QF_LIA"}, "b": {"QF_LIA"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range rep.Divisions {
+		es := d.Ranking(Parallel).Entries
+		switch d.Name {
+		case "QF_LIA":
+			if len(es) != 2 || es[0].Solver != "a" || es[0].Correct != 8 || es[1].Correct != 3 || es[1].Unsolved != 2 || es[1].Abstained != 0 {
+				t.Errorf("QF_LIA: %+v", es)
+			}
+		case "QF_BV":
+			if len(es) != 0 || d.Benchmarks != 1 {
+				t.Errorf("QF_BV: %d benchmarks, %+v", d.Benchmarks, es)
+			}
+		}
+	}
+}
+
+// TestOfficial2025BestOverall: from 2025 the tool ranks solvers over all
+// divisions by Σ (n/N_D)² log₁₀ N_D (−2 log₁₀ N_D with errors); N_D is the
+// division's check-sats in the incremental track.
+func TestOfficial2025BestOverall(t *testing.T) {
+	rows := []Row{
+		{Solver: "a", Benchmark: "incremental/QF_LIA/f/1.smt2", Result: "incremental", CorrectAnswers: 10, CheckSats: 10, Wall: 1, CPU: 1},
+		{Solver: "a", Benchmark: "incremental/QF_LIA/f/2.smt2", Result: "incremental", CorrectAnswers: 50, CheckSats: 90, Wall: 2, CPU: 2},
+		{Solver: "b", Benchmark: "incremental/QF_LIA/f/1.smt2", Result: "IncrementalError", WrongAnswers: 1, CheckSats: 10, Wall: 1, CPU: 1},
+		{Solver: "b", Benchmark: "incremental/QF_LIA/f/2.smt2", Result: "incremental", CorrectAnswers: 90, CheckSats: 90, Wall: 1, CPU: 1},
+	}
+	for _, year := range []int{2024, 2025} {
+		rep, err := Score(rows, Options{Rules: 2024, Year: year, Track: benchmark.Incremental, Compat: Official})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if year == 2024 {
+			if rep.BestOverall != nil {
+				t.Errorf("2024 has no best overall ranking: %+v", rep.BestOverall)
+			}
+			continue
+		}
+		ls := rep.BestOverall[Parallel]
+		// a: (60/100)² · log10(100) = 0.72; b: an error: -2 · 2 = -4.
+		if len(ls) != 2 || ls[0].Solver != "a" || math.Abs(ls[0].Contribution-0.72) > 1e-12 || ls[1].Contribution != -4 {
+			t.Errorf("best overall %+v", ls)
+		}
+		if w, sc := OverallWinner(ls); w != "a" || math.Abs(sc-0.72) > 1e-12 {
+			t.Errorf("winner %s %v", w, sc)
+		}
+		pages, err := WebPages(rep, "2025-07-01")
+		if err != nil || len(pages) != 5 || pages[1].Name != "best-overall-incremental.md" {
+			t.Errorf("pages %v %v", len(pages), err)
+		}
+	}
+}

@@ -1,0 +1,224 @@
+package score
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/smtarena/smtarena/internal/benchmark"
+)
+
+// SMTCOMPDefs is what the smtcomp tool's defs.py (2024 on) says of a
+// year: its logics (in the order of the Logic enumeration, which the
+// submissions' logic regular expressions are matched against), and per
+// track the divisions and their logics (the tracks table). Division and
+// track names are the enumeration's names (QF_Equality_LinearArith,
+// UnsatCore), as the result pages print them; Values maps a division's
+// value (QF_Equality+LinearArith, what submissions write) to its name.
+type SMTCOMPDefs struct {
+	Logics []string
+	Values map[string]string
+	Tracks map[string]map[string][]string
+	// RemovedResults are the benchmarks whose results were removed after
+	// the runs (Config.removed_results), as library paths.
+	RemovedResults []string
+}
+
+var (
+	defsClassRE  = regexp.MustCompile(`^class (\w+)\(`)
+	defsMemberRE = regexp.MustCompile(`^\s+(\w+) = "([^"]*)"`)
+	defsTrackRE  = regexp.MustCompile(`^\s+Track\.(\w+): \{`)
+	defsDivRE    = regexp.MustCompile(`^\s+Division\.(\w+): \{`)
+	defsLogicRE  = regexp.MustCompile(`^\s+Logic\.(\w+),?`)
+	defsRemoved  = regexp.MustCompile(`(?s)\n\s+removed_results = \[(.*?)\n\s+\]`)
+	defsEntry    = regexp.MustCompile(`(?s)\{\s*"logic": int\(Logic\.(\w+)\),\s*"family": "([^"]*)",\s*"name": "([^"]*)",?\s*\}`)
+)
+
+// ParseSMTCOMPDefs reads defs.py: the Logic and Division enumerations and
+// the tracks table (`tracks: dict[Track, dict[Division, set[Logic]]] = {`).
+func ParseSMTCOMPDefs(src []byte) (*SMTCOMPDefs, error) {
+	d := &SMTCOMPDefs{Values: map[string]string{}, Tracks: map[string]map[string][]string{}}
+	sc := bufio.NewScanner(bytes.NewReader(src))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	class, inTracks := "", false
+	track, div := "", ""
+	line := 0
+	for sc.Scan() {
+		line++
+		l := sc.Text()
+		if m := defsClassRE.FindStringSubmatch(l); m != nil {
+			class, inTracks = m[1], false
+			continue
+		}
+		if strings.HasPrefix(l, "tracks:") && strings.HasSuffix(strings.TrimSpace(l), "{") {
+			class, inTracks = "", true
+			continue
+		}
+		if inTracks {
+			if l == "}" {
+				inTracks = false
+				continue
+			}
+			if m := defsTrackRE.FindStringSubmatch(l); m != nil {
+				track, div = m[1], ""
+				d.Tracks[track] = map[string][]string{}
+			} else if m := defsDivRE.FindStringSubmatch(l); m != nil {
+				if track == "" {
+					return nil, fmt.Errorf("defs.py:%d: a division outside a track", line)
+				}
+				div = m[1]
+				d.Tracks[track][div] = []string{}
+			} else if m := defsLogicRE.FindStringSubmatch(l); m != nil {
+				if div == "" {
+					return nil, fmt.Errorf("defs.py:%d: a logic outside a division", line)
+				}
+				d.Tracks[track][div] = append(d.Tracks[track][div], m[1])
+			}
+			continue
+		}
+		if l != "" && !strings.HasPrefix(l, " ") && !strings.HasPrefix(l, "\t") && !strings.HasPrefix(l, "#") {
+			class = ""
+		}
+		if m := defsMemberRE.FindStringSubmatch(l); m != nil {
+			switch class {
+			case "Logic":
+				d.Logics = append(d.Logics, m[2])
+			case "Division":
+				d.Values[m[2]] = m[1]
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("defs.py: %w", err)
+	}
+	if m := defsRemoved.FindSubmatch(src); m != nil {
+		for _, e := range defsEntry.FindAllSubmatch(m[1], -1) {
+			d.RemovedResults = append(d.RemovedResults, "non-incremental/"+string(e[1])+"/"+string(e[2])+"/"+string(e[3]))
+		}
+	}
+	if len(d.Logics) == 0 || len(d.Tracks) == 0 {
+		return nil, fmt.Errorf("defs.py: no Logic enumeration or no tracks table")
+	}
+	return d, nil
+}
+
+// toolTrack is the smtcomp tool's name of a track.
+func toolTrack(t benchmark.Track) string {
+	switch t {
+	case benchmark.SingleQuery:
+		return "SingleQuery"
+	case benchmark.Incremental:
+		return "Incremental"
+	case benchmark.UnsatCore:
+		return "UnsatCore"
+	case benchmark.ModelValidation:
+		return "ModelValidation"
+	case benchmark.Proof:
+		return "ProofExhibition"
+	case benchmark.Cloud:
+		return "Cloud"
+	case benchmark.Parallel:
+		return "Parallel"
+	}
+	return string(t)
+}
+
+// Divisions is the division table of a track (Options.Divisions).
+func (d *SMTCOMPDefs) Divisions(t benchmark.Track) map[string][]string {
+	out := map[string][]string{}
+	for div, ls := range d.Tracks[toolTrack(t)] {
+		out[div] = append([]string(nil), ls...)
+	}
+	return out
+}
+
+// submission2024 is what scoring needs of a submission (defs.Submission).
+type submission2024 struct {
+	Name           string `json:"name"`
+	Competitive    *bool  `json:"competitive"`
+	Participations []struct {
+		Tracks    []string        `json:"tracks"`
+		Logics    json.RawMessage `json:"logics"`
+		Divisions []string        `json:"divisions"`
+	} `json:"participations"`
+}
+
+// Entrants reads the submissions (name -> JSON) and gives the logics each
+// solver entered in a track (Participation.get: the logics of the
+// divisions it names, and those it names or matches by regular
+// expression, where the track has them) and the registry marking the
+// solvers competitive (the submission's competitive, default true).
+func (d *SMTCOMPDefs) Entrants(t benchmark.Track, subs map[string][]byte) (map[string][]string, Registry, error) {
+	table := d.Tracks[toolTrack(t)]
+	out := map[string][]string{}
+	reg := Registry{}
+	for _, file := range sortedKeys(subs) {
+		var s submission2024
+		if err := json.Unmarshal(subs[file], &s); err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", file, err)
+		}
+		if s.Name == "" {
+			return nil, nil, fmt.Errorf("%s: no name", file)
+		}
+		reg[s.Name] = Solver{Name: s.Name, Team: s.Name, Competitive: s.Competitive == nil || *s.Competitive}
+		set := map[string]bool{}
+		for pi, p := range s.Participations {
+			in := false
+			for _, tr := range p.Tracks {
+				in = in || tr == toolTrack(t)
+			}
+			if !in {
+				continue
+			}
+			for _, dv := range p.Divisions {
+				name := d.Values[dv]
+				if name == "" {
+					name = dv
+				}
+				for _, l := range table[name] {
+					set[l] = true
+				}
+			}
+			var logics []string
+			if len(p.Logics) > 0 {
+				if err := json.Unmarshal(p.Logics, &logics); err != nil {
+					var re string
+					if err := json.Unmarshal(p.Logics, &re); err != nil {
+						return nil, nil, fmt.Errorf("%s: participation %d: logics: want a list or a regular expression", file, pi+1)
+					}
+					rx, err := regexp.Compile("^(?:" + re + ")$")
+					if err != nil {
+						return nil, nil, fmt.Errorf("%s: participation %d: logics %q: %w", file, pi+1, re, err)
+					}
+					for _, l := range d.Logics {
+						if rx.MatchString(l) {
+							logics = append(logics, l)
+						}
+					}
+				}
+			}
+			for _, l := range logics {
+				for _, ls := range table {
+					for _, x := range ls {
+						if x == l {
+							set[l] = true
+						}
+					}
+				}
+			}
+		}
+		if len(set) > 0 {
+			ls := make([]string, 0, len(set))
+			for l := range set {
+				ls = append(ls, l)
+			}
+			sort.Strings(ls)
+			out[s.Name] = ls
+		}
+	}
+	return out, reg, nil
+}
