@@ -105,7 +105,7 @@ func TestReproduce2019(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		n, ok, exact := comparePages(t, rep, dir, tr.track, nil)
+		n, ok, exact := comparePages(t, rep, dir, tr.track, nil, nil)
 		t.Logf("%s: %d of %d published pages reproduced (%d byte for byte)", tr.track, ok, n, exact)
 		total += n
 		matched += ok

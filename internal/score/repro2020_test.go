@@ -172,7 +172,7 @@ func TestReproduce2020(t *testing.T) {
 				t.Errorf("%s: %s removed %d rows", tr.track, e.Name, e.Rows)
 			}
 		}
-		n, ok, exact := comparePages(t, rep, dir, tr.track, known2020)
+		n, ok, exact := comparePages(t, rep, dir, tr.track, known2020, nil)
 		t.Logf("%s: %d of %d published pages reproduced (%d byte for byte)", tr.track, ok, n, exact)
 		total += n
 		matched += ok

@@ -2,11 +2,8 @@ package score_test
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 	"testing"
 
 	"github.com/smtarena/smtarena/internal/benchmark"
@@ -94,49 +91,7 @@ func TestReproduce2022(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ours := map[string]string{}
-		for _, p := range score.Pages(rep, "") {
-			ours[p.Name] = p.Text
-		}
-		published, _ := filepath.Glob(filepath.Join(dir, "*-"+string(tr.track)+".md"))
-		sort.Strings(published)
-		n, ok, exact := 0, 0, 0
-		for _, f := range published {
-			name := filepath.Base(f)
-			n++
-			want, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, found := ours[name]
-			if !found {
-				t.Errorf("%s: no such page computed", name)
-				continue
-			}
-			if d := diffPages(string(want), got); len(d) > 0 {
-				if len(d) > 8 {
-					d = append(d[:8], fmt.Sprintf("... %d more", len(d)-8))
-				}
-				t.Errorf("%s differs:\n  %s", name, strings.Join(d, "\n  "))
-				continue
-			}
-			ok++
-			date := ""
-			if _, rest, found := strings.Cut(string(want), "resultdate: "); found {
-				date, _, _ = strings.Cut(rest, "\n")
-			}
-			got = strings.Replace(got, "resultdate: \n", "resultdate: "+date+"\n", 1)
-			if strings.TrimRight(got, "\n") == strings.TrimRight(string(want), "\n") {
-				exact++
-			} else {
-				t.Errorf("%s: same fields, other bytes:\n%s", name, got)
-			}
-		}
-		for name := range ours {
-			if _, err := os.Stat(filepath.Join(dir, name)); err != nil && !published2022Only[name] {
-				t.Errorf("%s: computed, but not published", name)
-			}
-		}
+		n, ok, exact := comparePages(t, rep, dir, tr.track, nil, published2022Only)
 		t.Logf("%s: %d of %d published pages reproduced (%d byte for byte)", tr.track, ok, n, exact)
 		total += n
 		matched += ok
