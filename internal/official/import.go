@@ -70,13 +70,6 @@ func (s Stats) Unusable() int {
 	return n
 }
 
-func (s *Stats) add(o Stats) {
-	s.Rows += o.Rows
-	s.Added += o.Added
-	s.Skipped += o.Skipped
-	s.Problems = append(s.Problems, o.Problems...)
-}
-
 // Key identifies an imported result by what it is: the year, track,
 // solver, configuration and benchmark, and the source's id of the pair
 // where it has one. Two results that differ in any of these are two
