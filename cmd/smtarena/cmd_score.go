@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"time"
 
 	"github.com/smtarena/smtarena/internal/benchmark"
@@ -64,9 +63,11 @@ what SMT-COMP's scoring script did instead of the rules as written
 
 Solvers are named and marked competitive by the registration table (--solvers);
 without it every solver competes under its name. Divisions come from --divisions
-(SMT-COMP's divisions.json) or from the competition year (one logic each before
-2021, the 2022 table after). Incremental benchmarks need their number of
-check-sats: --check-sats, or the indexed library.
+(SMT-COMP's divisions.json or new-divisions.json, or the smtcomp tool's defs.py)
+or from the table the organisers published for the year, built in for 2019-2025
+(one logic each before 2021; before 2019 every logic is a division); logics the
+table lacks are divisions of their own, named on stderr. Incremental benchmarks
+need their number of check-sats: --check-sats, or the indexed library.
 
 --format yaml writes the website's result pages (the layout of the published
 2019 pages), into --out DIR as files or to stdout; json follows the official
@@ -107,7 +108,7 @@ the statuses and the unsat-core track's assertion counts.`,
 	f.StringVar(&opts.Format, "format", opts.Format, "table, csv, json or yaml")
 	f.StringVar(&opts.Solvers, "solvers", "", "registration table naming solvers by id and marking them competitive")
 	f.StringVar(&opts.Teams, "teams", "", "canon_solvers.json: which solvers are variants of one team's")
-	f.StringVar(&opts.Divisions, "divisions", "", "divisions.json: the logics of each division")
+	f.StringVar(&opts.Divisions, "divisions", "", "the division table: divisions.json, new-divisions.json or defs.py (default: the year's, built in)")
 	f.StringVar(&opts.CheckSats, "check-sats", "", "the check-sat count of each incremental benchmark (benchmark,num_check_sat)")
 	f.Float64Var(&opts.TimeLimit, "time-limit", 0, "T in seconds (default: the competition's, else the rules')")
 	f.IntVar(&opts.Cores, "cores", 0, "cores per run: 2014's C, 2018/2022's m (default 4)")
@@ -234,21 +235,8 @@ func runScore(ctx context.Context, opts ScoreOptions, io streams) error {
 	for _, r := range rows {
 		logics[benchmark.LogicOfPath(r.Benchmark)] = true
 	}
-	if opts.Divisions != "" {
-		data, err := os.ReadFile(opts.Divisions)
-		if err != nil {
-			return err
-		}
-		if so.Divisions, err = config.ParseDivisions(data, track); err != nil {
-			return fmt.Errorf("%s: %w", opts.Divisions, err)
-		}
-	} else {
-		ls := make([]string, 0, len(logics))
-		for l := range logics {
-			ls = append(ls, l)
-		}
-		sort.Strings(ls)
-		so.Divisions = config.Divisions(year, track, ls)
+	if so.Divisions, err = scoreDivisions(io, opts.Divisions, year, track, logics); err != nil {
+		return err
 	}
 	if so.Exclude, err = readExclusions(opts.Exclude); err != nil {
 		return err

@@ -132,7 +132,11 @@ func (p *Prepared) planTrack(ctx context.Context, t benchmark.Track, log *slog.L
 		logics = append(logics, l)
 	}
 	sort.Strings(logics)
-	divisions := config.Divisions(def.Rules, t, logics)
+	// Logics outside the rules year's table are divisions of their own.
+	divisions, _, err := config.Divisions(def.Rules, t, logics)
+	if err != nil {
+		return 0, err
+	}
 	divOf := map[string]string{}
 	for d, ls := range divisions {
 		for _, l := range ls {

@@ -1,16 +1,13 @@
 package config
 
 import (
-	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -306,59 +303,6 @@ func (c *Competition) checkPackage(s *Solver) error {
 	return nil
 }
 
-//go:embed divisions2022.json
-var divisions2022 []byte
-
-var (
-	tableOnce sync.Once
-	table     map[string]map[string][]string // the JSON's track key -> division -> logics
-)
-
-// table2022 returns the official 2022 divisions of a track.
-func table2022(t benchmark.Track) map[string][]string {
-	tableOnce.Do(func() {
-		if err := json.Unmarshal(divisions2022, &table); err != nil {
-			panic("config: the embedded divisions2022.json is broken: " + err.Error())
-		}
-	})
-	key := "track_" + strings.ReplaceAll(string(t), "-", "_")
-	if t == benchmark.Proof {
-		key = "track_proof_exhibition"
-	}
-	return table[key]
-}
-
-// Divisions groups logics into the divisions of a track: the official
-// 2022 table (from SMT-COMP's new-divisions.json), one logic per division
-// in the earlier years. Logics outside the 2022 table form a division of
-// their own.
-func Divisions(rules int, track benchmark.Track, logics []string) map[string][]string {
-	out := map[string][]string{}
-	if rules < 2022 {
-		for _, l := range logics {
-			out[l] = []string{l}
-		}
-		return out
-	}
-	divOf := map[string]string{}
-	for div, ls := range table2022(track) {
-		for _, l := range ls {
-			divOf[l] = div
-		}
-	}
-	for _, l := range logics {
-		d := divOf[l]
-		if d == "" {
-			d = l
-		}
-		out[d] = append(out[d], l)
-	}
-	for _, ls := range out {
-		sort.Strings(ls)
-	}
-	return out
-}
-
 var trailingComma = regexp.MustCompile(`,(\s*[\]}])`)
 
 // ParseDivisions reads a divisions table as SMT-COMP publishes it: per
@@ -372,25 +316,14 @@ func ParseDivisions(data []byte, track benchmark.Track) (map[string][]string, er
 	if err := json.Unmarshal(data, &table); err != nil {
 		return nil, fmt.Errorf("divisions: %w", err)
 	}
-	key := "track_" + strings.ReplaceAll(string(track), "-", "_")
-	if track == benchmark.Proof {
-		key = "track_proof_exhibition"
-	}
+	key := trackKey(track)
 	raw, ok := table[key]
 	if !ok {
 		return nil, fmt.Errorf("divisions: no %s", key)
 	}
-	var list []string
-	if err := json.Unmarshal(raw, &list); err == nil {
-		out := map[string][]string{}
-		for _, l := range list {
-			out[l] = []string{l}
-		}
-		return out, nil
-	}
-	var m map[string][]string
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, fmt.Errorf("divisions: %s: want a list of logics or a map of divisions to logics", key)
+	m, err := parseTrackTable(raw)
+	if err != nil {
+		return nil, fmt.Errorf("divisions: %s: %w", key, err)
 	}
 	return m, nil
 }

@@ -115,22 +115,6 @@ func TestPackage(t *testing.T) {
 	}
 }
 
-func TestDivisions(t *testing.T) {
-	d := Divisions(2022, benchmark.SingleQuery, []string{"QF_IDL", "QF_LIA", "QF_UF", "QF_AX", "FOO"})
-	if got := strings.Join(d["QF_LinearIntArith"], ","); got != "QF_IDL,QF_LIA" {
-		t.Errorf("QF_LinearIntArith = %s", got)
-	}
-	if got := strings.Join(d["QF_Equality"], ","); got != "QF_AX,QF_UF" {
-		t.Errorf("QF_Equality = %s", got)
-	}
-	if len(d["FOO"]) != 1 {
-		t.Errorf("unknown logic: %v", d)
-	}
-	if d := Divisions(2018, benchmark.SingleQuery, []string{"QF_IDL", "QF_LIA"}); len(d) != 2 || d["QF_IDL"][0] != "QF_IDL" {
-		t.Errorf("2018: %v", d)
-	}
-}
-
 func TestParseSubmission(t *testing.T) {
 	src := `{
   "name": "cvc5",

@@ -122,8 +122,12 @@ func ParseSubmission(name string, data []byte, dir string) (Solver, string, erro
 				}
 			}
 			for _, d := range p.Divisions {
-				for _, ls := range divisionLogics(tr, d) {
-					logics[ls] = true
+				ls, err := divisionLogics(tr, d)
+				if err != nil {
+					return Solver{}, "", fmt.Errorf("%s: %w", name, err)
+				}
+				for _, l := range ls {
+					logics[l] = true
 				}
 			}
 		}
@@ -164,12 +168,18 @@ func ParseSubmission(name string, data []byte, dir string) (Solver, string, erro
 	return s, seed, nil
 }
 
-// divisionLogics returns the logics of a 2022 division of a track.
-func divisionLogics(t benchmark.Track, division string) []string {
-	if ls, ok := table2022(t)[division]; ok {
-		return ls
+// divisionLogics returns the logics of a division of a track, by the
+// 2022 table, whose division names (QF_Equality+LinearArith) are those
+// submissions write; a name not in it is a logic, a division of its own.
+func divisionLogics(t benchmark.Track, division string) ([]string, error) {
+	table, err := Table(2022, t)
+	if err != nil {
+		return nil, err
 	}
-	return []string{division} // a division of one logic, named by it
+	if ls, ok := table[division]; ok {
+		return ls, nil
+	}
+	return []string{division}, nil
 }
 
 // SolverTOML writes a solver as a [[solvers]] entry of competition.toml.
