@@ -100,6 +100,8 @@ func newRootCmd(io streams) *cobra.Command {
 		newTraceCmd(io),
 		newScoreCmd(io),
 		newScrambleCmd(io),
+		newReportCmd(io),
+		newServeCmd(io),
 	)
 	return root
 }
