@@ -125,7 +125,9 @@ func watch(ctx context.Context, site string) *watcher {
 			}
 		case *page.EventJavascriptDialogOpening:
 			p = "dialog opened: " + ev.Message
-			go func() { _, _ = chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: true}) }()
+			go func() {
+				_, _ = chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: true})
+			}()
 		case *network.EventRequestWillBeSent:
 			u := ev.Request.URL
 			if !strings.HasPrefix(u, w.site) && !strings.HasPrefix(u, "data:") {
