@@ -30,6 +30,11 @@ $bin compete examples/demo.toml
 step "scores by the 2022 rules (one division shown; --format csv|json|yaml for the rest)"
 $bin score --config examples/demo.toml --db "$out/work/smtarena.db" --rules 2022 --track single-query --division QF_LinearIntArith
 
+step "publish the competition as a static website (smtarena report)"
+$bin report --config examples/demo.toml --out "$out/site"
+echo "serve it live from the store (also while compete runs): $bin serve --config examples/demo.toml  (then open http://127.0.0.1:8080/)"
+echo "or as static files: python3 -m http.server -d $out/site 8000, or open $out/site/index.html in a browser"
+
 step "progress and results as the store holds them"
 $bin status examples/demo.toml
 
