@@ -216,7 +216,7 @@ func TestSiteBrowser(t *testing.T) {
 		return nil
 	})
 	sort.Strings(pages)
-	if len(pages) < 20 {
+	if len(pages) < 12 {
 		t.Fatalf("only %d pages: %v", len(pages), pages)
 	}
 	// Every page loads without a console error or outside request; every
@@ -319,7 +319,7 @@ func checkPlots(t *testing.T, ctx context.Context, base, siteDir string, rs []st
 	do(t, ctx, chromedp.Navigate(base+"t/single-query/QF_Equality.html"), chromedp.WaitReady("#scatter-img"))
 	src := eval[string](t, ctx, `document.getElementById('scatter-img').src`)
 	do(t, ctx, chromedp.Navigate(src), chromedp.WaitReady("svg"))
-	marks := eval[int](t, ctx, `document.querySelectorAll('.mark').length`)
+	marks := eval[int](t, ctx, `document.querySelectorAll('.marks circle, .marks path').length`)
 	if marks != 8 {
 		t.Errorf("scatter %s: %d marks, want 8", src, marks)
 	}
@@ -377,7 +377,7 @@ func checkHostile(t *testing.T, ctx context.Context, base, siteDir string, rs []
 	filepath.Walk(filepath.Join(siteDir, "b"), func(p string, info os.FileInfo, err error) error {
 		if err == nil && !info.IsDir() {
 			b, _ := os.ReadFile(p)
-			if strings.Contains(string(b), "<dd>"+bench+"</dd>") {
+			if strings.Contains(string(b), "<h2>"+bench+"</h2>") {
 				target, _ = filepath.Rel(siteDir, p)
 			}
 		}
@@ -388,7 +388,7 @@ func checkHostile(t *testing.T, ctx context.Context, base, siteDir string, rs []
 	}
 	do(t, ctx, chromedp.Navigate(base+target), chromedp.WaitReady("body"))
 	outputs := eval[[]string](t, ctx, `Array.from(document.querySelectorAll('pre.output')).map(p => p.textContent)`)
-	title := eval[string](t, ctx, `Array.from(document.querySelectorAll('section.pair h3')).map(h => h.textContent).join("\n")`)
+	title := eval[string](t, ctx, `Array.from(document.querySelectorAll('section.bench td a')).map(h => h.textContent).join("\n")`)
 	found := false
 	for _, o := range outputs {
 		if strings.Contains(o, "<script>alert(1)</script>") && strings.Contains(o, "</textarea><img src=x onerror=alert(2)>") &&
@@ -401,6 +401,12 @@ func checkHostile(t *testing.T, ctx context.Context, base, siteDir string, rs []
 	}
 	if !strings.Contains(title, "evil<script>alert(3)</script>") {
 		t.Errorf("the hostile solver's name is not shown as text: %q", title)
+	}
+	// a link to the pair opens its details
+	id := eval[string](t, ctx, `Array.from(document.querySelectorAll('section.bench tr.wrong')).map(r => r.id)[0] || ""`)
+	do(t, ctx, chromedp.Navigate(base+target+"#"+id), chromedp.WaitReady("body"))
+	if open := eval[bool](t, ctx, `document.getElementById(`+strconv.Quote(id)+`).querySelector('details').open`); !open {
+		t.Errorf("the link to pair %s did not open its details", id)
 	}
 	screenshot(t, ctx, "hostile-pair")
 	for _, p := range w.take() {

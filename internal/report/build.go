@@ -19,12 +19,13 @@ import (
 
 // PageRows is how many rows a table shows on one page; longer tables are
 // split over several pages.
-const PageRows = 500
+const PageRows = 1000
 
-// maxMarks caps the vertices of one cactus line and the marks of one
-// scatter plot, so that no plot file grows past about 1 MB; a plot with
-// more points shows an even sample of them and says so.
-const maxMarks = 20000
+// maxMarks caps the vertices of one cactus plot (shared by its lines, at
+// least 1,000 each), so that no plot file grows past about 1 MB; a line
+// with more points shows an even sample of them (its data-step says how
+// sparse) and data-solved the full count.
+const maxMarks = 60000
 
 // Site is a built site: its pages are rendered on demand (serve) or all at
 // once (Write).

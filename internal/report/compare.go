@@ -160,7 +160,7 @@ func (s *Site) ratioScatter(w *bytes.Buffer, d trackDiff) {
 	for k := 0; k < len(d.both); k += step {
 		c := d.both[k]
 		r := &s.tracks[c.here.t].in.Results[c.here.r]
-		fmt.Fprintf(w, `<circle class="mark" cx="%.1f" cy="%.1f" r="2.5" fill="#1f77b4"/>`, x0+logPos(r.Wall, hi)*in, y0+in-logPos(c.other.Wall, hi)*in)
+		fmt.Fprintf(w, `<circle cx="%.1f" cy="%.1f" r="2.5" fill="#1f77b4"/>`, x0+logPos(r.Wall, hi)*in, y0+in-logPos(c.other.Wall, hi)*in)
 	}
 	w.WriteString("</g></svg>\n")
 }

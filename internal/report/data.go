@@ -25,7 +25,6 @@ func (s *Site) registerData() {
 		}
 		base := "data/t/" + slug(td.name)
 		s.add(base+"/results.csv", func(w *bytes.Buffer) { s.resultsCSV(w, td) })
-		s.add(base+"/results.json", func(w *bytes.Buffer) { s.resultsJSON(w, td) })
 		if rep := td.in.Score; rep != nil {
 			s.add(base+"/scores.csv", func(w *bytes.Buffer) { _ = score.WriteCSV(w, rep) })
 			s.add(base+"/official.json", func(w *bytes.Buffer) { _ = score.WriteJSON(w, rep, s.in.Generated) })
@@ -150,29 +149,6 @@ func (s *Site) resultsCSV(w *bytes.Buffer, td *trackData) {
 	cw.Flush()
 }
 
-// resultsJSON writes one JSON object per result, in an array.
-func (s *Site) resultsJSON(w *bytes.Buffer, td *trackData) {
-	w.WriteString("[\n")
-	for ri := range td.in.Results {
-		rec := s.resultRecord(td, int32(ri))
-		m := make(map[string]any, len(rec))
-		for i, h := range resultHeader {
-			m[h] = rec[i]
-		}
-		var x any
-		if json.Unmarshal([]byte(td.in.Results[ri].Extra), &x) == nil {
-			m["extra"] = x
-		}
-		b, _ := json.Marshal(m)
-		w.Write(b)
-		if ri < len(td.in.Results)-1 {
-			w.WriteByte(',')
-		}
-		w.WriteByte('\n')
-	}
-	w.WriteString("]\n")
-}
-
 func (s *Site) refsCSV(w *bytes.Buffer, refs []ref) {
 	cw := csv.NewWriter(w)
 	_ = cw.Write(resultHeader)
@@ -190,8 +166,6 @@ func (s *Site) downloadsPage(p *page) {
 		p.text(td.name + " track")
 		p.raw("</h2><ul><li>")
 		p.link(base+"/results.csv", "every result (CSV)")
-		p.raw("</li><li>")
-		p.link(base+"/results.json", "every result (JSON)")
 		p.raw("</li>")
 		if rep := td.in.Score; rep != nil {
 			p.raw("<li>")

@@ -30,15 +30,32 @@ func (s *Site) register() {
 	for _, n := range s.solverNames {
 		sd := s.solvers[n]
 		base := "s/" + slug(n)
-		s.addPage(base+".html", "Solver "+n, func(p *page) { s.solverPage(p, sd, base) })
-		s.paged(base+"/results", "Results of "+n, len(sd.refs), resultCols(true, true), func(p *page, i int) { s.resultRow(p, sd.refs[i], true, true) })
+		s.addPage(base+".html", "Solver "+n, func(p *page) { s.solverPage(p, sd) })
 	}
-	for i := range s.benches {
-		bi := int32(i)
-		s.addPage(benchPath(bi), "Benchmark "+s.benches[i].path, func(p *page) { s.benchPage(p, bi) })
+	for lo := 0; lo < len(s.benches); lo += BenchmarksPerPage {
+		lo, hi := int32(lo), int32(min(lo+BenchmarksPerPage, len(s.benches)))
+		title := "Benchmark " + s.benches[lo].path
+		if hi-lo > 1 {
+			title = fmt.Sprintf("Benchmarks %d to %d", lo+1, hi)
+		}
+		s.addPage(benchFile(lo), title, func(p *page) {
+			for bi := lo; bi < hi; bi++ {
+				s.benchSection(p, bi)
+			}
+		})
 	}
 	s.paged("wrong", "Wrong answers", len(s.wrong), resultCols(true, true), func(p *page, i int) { s.resultRow(p, s.wrong[i], true, true) })
 	s.addPage("disagreements.html", "Disagreements", s.disagreementsPage)
+	s.paged("disagreements/list", "Disagreements", len(s.disagree), []string{"track", "division", "benchmark", "sat", "unsat"}, func(p *page, i int) {
+		d := &s.disagree[i]
+		p.raw("<tr>")
+		p.cell(d.track)
+		p.cell(d.division)
+		p.linkCell(benchPath(d.bench), s.benches[d.bench].path)
+		p.cell(strings.Join(d.sat, ", "))
+		p.cell(strings.Join(d.unsat, ", "))
+		p.raw("</tr>\n")
+	})
 	s.addPage("downloads.html", "Downloads", s.downloadsPage)
 	s.registerData()
 	if s.in.Compare != nil {
@@ -53,11 +70,23 @@ func (s *Site) title() string {
 	return "Competition results"
 }
 
-func benchPath(b int32) string { return fmt.Sprintf("b/%d/%d.html", b/1000, b) }
+// BenchmarksPerPage is how many benchmarks share a page (each with every
+// pair run on it): one file per benchmark would make a site of a million
+// pairs a hundred thousand files.
+const BenchmarksPerPage = 25
+
+// benchFile is the page of a benchmark.
+func benchFile(b int32) string {
+	k := b / BenchmarksPerPage
+	return fmt.Sprintf("b/%d/%d.html", k/100, k)
+}
+
+// benchPath is the link to a benchmark's section.
+func benchPath(b int32) string { return fmt.Sprintf("%s#b%d", benchFile(b), b) }
 
 // pairHref is the link to a result's section on its benchmark's page.
 func (s *Site) pairHref(r ref) string {
-	return benchPath(s.tracks[r.t].res[r.r].bench) + "#" + pairAnchor(r)
+	return benchFile(s.tracks[r.t].res[r.r].bench) + "#" + pairAnchor(r)
 }
 
 func pairAnchor(r ref) string { return fmt.Sprintf("p%d-%d", r.t, r.r) }
@@ -438,9 +467,12 @@ func (s *Site) registerScope(sc *scope) {
 		title += ", logic " + sc.name
 	}
 	s.addPage(sc.base+".html", title, func(p *page) { s.scopePage(p, sc) })
-	s.paged(sc.base+"/results", "Results: "+title, len(sc.results), resultCols(false, true), func(p *page, i int) {
-		s.resultRow(p, ref{s.trackIndex(sc.t), sc.results[i]}, false, true)
-	})
+	if sc.name == sc.div {
+		// a division's results; its logics' are among them
+		s.paged(sc.base+"/results", "Results: "+title, len(sc.results), resultCols(false, true), func(p *page, i int) {
+			s.resultRow(p, ref{s.trackIndex(sc.t), sc.results[i]}, false, true)
+		})
+	}
 	s.registerPlots(sc)
 }
 
@@ -472,7 +504,7 @@ func (s *Site) scopePage(p *page, sc *scope) {
 	}
 	p.raw("<p>")
 	p.textf("%d results. ", len(sc.results))
-	p.link(sc.base+"/results.html", "Every result")
+	p.link(s.scopeHref(td, sc.div)[:len(s.scopeHref(td, sc.div))-len(".html")]+"/results.html", "Every result of the division")
 	p.raw(" · downloads: ")
 	p.link("data/"+sc.base+".csv", "CSV")
 	p.raw(" ")
@@ -710,10 +742,9 @@ func (s *Site) solversPage(p *page) {
 	p.endTable()
 }
 
-func (s *Site) solverPage(p *page, sd *solverData, base string) {
+func (s *Site) solverPage(p *page, sd *solverData) {
 	p.raw("<p>")
-	p.textf("%d results. ", len(sd.refs))
-	p.link(base+"/results.html", "Every result")
+	p.textf("%d results; every result is on the pages of the divisions.", len(sd.refs))
 	p.raw("</p><h2>Divisions</h2>")
 	p.head("solver-divs", true, "track", "division", "score", "#rank", "#error", "#correct", "#solved", "#unsolved", "#CPU s", "#wall s")
 	for _, td := range s.tracks {
@@ -770,54 +801,59 @@ func (s *Site) solverPage(p *page, sd *solverData, base string) {
 	}
 }
 
-func (s *Site) benchPage(p *page, bi int32) {
+func (s *Site) benchSection(p *page, bi int32) {
 	b := &s.benches[bi]
-	p.raw(`<dl class="meta"><dt>Path</dt><dd>`)
+	p.raw(`<section class="bench" id="b` + strconv.Itoa(int(bi)) + `"><h2>`)
 	p.text(b.path)
-	p.raw("</dd><dt>Logic</dt><dd>")
+	p.raw("</h2><p>Logic ")
 	p.text(b.logic)
-	p.raw("</dd><dt>Expected status</dt><dd>")
+	p.raw(", expected status ")
 	p.text(b.expected)
-	p.raw("</dd></dl><h2>Pairs</h2>")
-	p.head("pairs", false, resultCols(true, true)...)
-	for _, r := range b.refs {
-		s.resultRow(p, r, true, true)
+	p.raw(". One row per pair; its details (what the track recorded, the output) open from the last column.</p>")
+	p.head("pairs-"+strconv.Itoa(int(bi)), false, "track", "division", "solver", "status", "answer", "#CPU s", "#wall s", "#memory MB", "details")
+	for _, rf := range b.refs {
+		s.pairRow(p, rf)
 	}
 	p.endTable()
-	for _, rf := range b.refs {
-		s.pairSection(p, rf)
-	}
+	p.raw("</section>\n")
 }
 
-// pairSection is a pair's own page: what was run, measured and recorded,
-// and the solver's output, escaped.
-func (s *Site) pairSection(p *page, rf ref) {
+// pairRow is a pair's row on its benchmark's page, and the pair's own
+// page: its measurements, then what the track recorded beyond them (the
+// result's extra columns, whatever the track: validator votes, model
+// verdicts, checker statistics) and the solver's output, escaped. The
+// pair's limits are the track's, on the overview.
+func (s *Site) pairRow(p *page, rf ref) {
 	td := s.tracks[rf.t]
 	r := &td.in.Results[rf.r]
-	p.raw(`<section class="pair" id="` + pairAnchor(rf) + `"><h3>`)
-	p.text(r.Solver + " on " + r.BenchmarkPath + " (" + td.name + ")")
-	p.raw(`</h3><dl class="meta">`)
+	info := td.res[rf.r]
+	p.raw(`<tr id="` + pairAnchor(rf) + `"`)
+	if info.wrong {
+		p.raw(` class="wrong"`)
+	}
+	p.raw(">")
+	p.cell(td.name)
+	p.cell(info.div)
+	p.linkCell(s.solverHref(r.Solver), r.Solver)
+	p.cell(r.Status)
+	p.cell(r.Answer)
+	p.num(r.CPU)
+	p.num(r.Wall)
+	p.num(r.MemoryMB)
+	p.raw(`<td><details><summary>pair</summary><dl class="meta">`)
 	kv := func(k, v string) {
+		if v == "" {
+			return
+		}
 		p.raw("<dt>")
 		p.text(k)
 		p.raw("</dt><dd>")
 		p.text(v)
 		p.raw("</dd>")
 	}
-	kv("solver", r.Solver)
 	kv("configuration", r.Configuration)
-	kv("competition", r.Competition)
-	kv("division", td.res[rf.r].div)
-	kv("status", r.Status)
-	kv("answer", r.Answer)
 	kv("expected", r.Expected)
-	kv("CPU time", fmtNum(r.CPU)+" s")
-	kv("wall time", fmtNum(r.Wall)+" s")
-	kv("memory", fmtNum(r.MemoryMB)+" MB")
 	kv("source", r.SourceKey)
-	if lim := s.limitOf(td.name); lim != nil {
-		kv("limits", fmt.Sprintf("CPU %s s, wall %s s, memory %d MB, %d cores", fmtNum(lim.CPU), fmtNum(lim.Wall), lim.MemoryMB, lim.Cores))
-	}
 	var x map[string]any
 	output := ""
 	if r.Extra != "" && json.Unmarshal([]byte(r.Extra), &x) != nil {
@@ -829,13 +865,15 @@ func (s *Site) pairSection(p *page, rf ref) {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if k == "output" {
+		switch k {
+		case "output":
 			output, _ = x[k].(string)
 			continue
+		case "division", "logic":
+			continue // in the row
 		}
-		v := x[k]
 		var str string
-		switch v := v.(type) {
+		switch v := x[k].(type) {
 		case string:
 			str = v
 		default:
@@ -846,11 +884,11 @@ func (s *Site) pairSection(p *page, rf ref) {
 	}
 	p.raw("</dl>")
 	if output != "" {
-		p.raw("<h4>Output (as recorded: its first 4 KiB)</h4><pre class=\"output\">")
+		p.raw(`<pre class="output">`)
 		p.text(output)
 		p.raw("</pre>")
 	}
-	p.raw("</section>\n")
+	p.raw("</details></td></tr>\n")
 }
 
 func (s *Site) limitOf(track string) *Limit {
@@ -863,25 +901,11 @@ func (s *Site) limitOf(track string) *Limit {
 }
 
 func (s *Site) disagreementsPage(p *page) {
-	p.raw("<p>Benchmarks of unknown status on which solvers without a wrong answer in the track answered both sat and unsat.</p>")
-	p.head("disagreements", true, "track", "division", "benchmark", "sat", "unsat")
-	for i, d := range s.disagree {
-		if i == 5*PageRows {
-			break
-		}
-		p.raw("<tr>")
-		p.cell(d.track)
-		p.cell(d.division)
-		p.linkCell(benchPath(d.bench), s.benches[d.bench].path)
-		p.cell(strings.Join(d.sat, ", "))
-		p.cell(strings.Join(d.unsat, ", "))
-		p.raw("</tr>\n")
-	}
-	p.endTable()
-	if len(s.disagree) > 5*PageRows {
-		p.textf("%d more in ", len(s.disagree)-5*PageRows)
-		p.link("data/disagreements.csv", "disagreements.csv")
-	}
+	p.raw("<p>Benchmarks of unknown status on which solvers without a wrong answer in the track answered both sat and unsat: ")
+	p.link("disagreements/list.html", fmt.Sprintf("%d found", len(s.disagree)))
+	p.raw(" (also as ")
+	p.link("data/disagreements.csv", "CSV")
+	p.raw(").</p>")
 	for _, td := range s.tracks {
 		if td.in.Score == nil || len(td.in.Score.Disagreements) == 0 {
 			continue

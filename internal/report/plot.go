@@ -6,18 +6,17 @@ import (
 	"math"
 	"sort"
 	"strconv"
-	"strings"
 )
 
 // Plot geometry (SVG user units).
 const (
-	plotW, plotH             = 640, 420
-	padL, padR, padT, padB   = 64, 150, 20, 48
-	innerW, innerH           = plotW - padL - padR, plotH - padT - padB
-	lowTime                  = 0.01 // the log axes' left (bottom) end, seconds
-	scatterSize              = 460
-	sInner                   = scatterSize - 70 - 20
-	scatterMaxSolversAllPair = 8
+	plotW, plotH           = 640, 420
+	padL, padR, padT, padB = 64, 150, 20, 48
+	innerW, innerH         = plotW - padL - padR, plotH - padT - padB
+	lowTime                = 0.01 // the log axes' left (bottom) end, seconds
+	scatterSize            = 460
+	sInner                 = scatterSize - 70 - 20
+	maxScatter             = 10000 // marks of one scatter plot, at most
 )
 
 var palette = []string{"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"}
@@ -57,16 +56,21 @@ func (s *Site) solverOrder(sc *scope) []string {
 	return names
 }
 
-// scatterPairs lists the solver pairs that get a scatter plot: all of them
-// with few solvers, else those of the four best.
-func scatterPairs(names []string) [][2]string {
+// scatterPairs lists the solver pairs that get a scatter plot, best
+// first (the first is shown by default: the winner against the runner-up):
+// every pair among the four best, and the best against each other solver;
+// a logic of a division gets the pairs among its three best.
+func scatterPairs(names []string, logic bool) [][2]string {
+	top := 4
+	if logic {
+		top = 3
+	}
 	var out [][2]string
 	for i := range names {
 		for j := i + 1; j < len(names); j++ {
-			if len(names) > scatterMaxSolversAllPair && i >= 4 {
-				continue
+			if i < top && j < top || i == 0 && !logic {
+				out = append(out, [2]string{names[i], names[j]})
 			}
-			out = append(out, [2]string{names[i], names[j]})
 		}
 	}
 	return out
@@ -84,7 +88,7 @@ func (s *Site) registerPlots(sc *scope) {
 		}
 		s.add(name, func(w *bytes.Buffer) { s.cactus(w, sc, wall) })
 	}
-	for _, pr := range scatterPairs(s.solverOrder(sc)) {
+	for _, pr := range scatterPairs(s.solverOrder(sc), sc.name != sc.div) {
 		s.add(scatterFile(sc, pr[0], pr[1]), func(w *bytes.Buffer) { s.scatter(w, sc, pr[0], pr[1]) })
 	}
 }
@@ -97,7 +101,7 @@ func (s *Site) plotsSection(p *page, sc *scope) {
 	p.raw(`<figure><img class="plot" src="`)
 	p.text(p.root + sc.base + "/cactus-wall.svg")
 	p.raw(`" alt="cactus plot, wall time" width="640" height="420"><figcaption>Cactus plot: benchmarks solved against wall time</figcaption></figure>`)
-	pairs := scatterPairs(names)
+	pairs := scatterPairs(names, sc.name != sc.div)
 	if len(pairs) > 0 {
 		p.raw(`<figure><img class="plot" id="scatter-img" src="`)
 		p.text(p.root + scatterFile(sc, pairs[0][0], pairs[0][1]))
@@ -209,8 +213,8 @@ func (s *Site) cactus(w *bytes.Buffer, sc *scope, wall bool) {
 		sort.Float64s(ts)
 		color := palette[i%len(palette)]
 		step := 1
-		if len(ts) > maxMarks {
-			step = (len(ts) + maxMarks - 1) / maxMarks
+		if limit := max(1000, maxMarks/max(1, len(names))); len(ts) > limit {
+			step = (len(ts) + limit - 1) / limit
 		}
 		w.WriteString(`<polyline class="cactus" fill="none" stroke-width="1.5" stroke="` + color + `" data-solver="`)
 		escape(w, n)
@@ -285,8 +289,8 @@ func (s *Site) scatter(w *bytes.Buffer, sc *scope, a, b string) {
 		}
 	}
 	step := 1
-	if len(pts) > maxMarks {
-		step = (len(pts) + maxMarks - 1) / maxMarks
+	if len(pts) > maxScatter {
+		step = (len(pts) + maxScatter - 1) / maxScatter
 	}
 	svgOpen(w, scatterSize, scatterSize, "Scatter plot, wall time: "+a+" against "+b)
 	x0, y0 := 70.0, 20.0
@@ -314,25 +318,37 @@ func (s *Site) scatter(w *bytes.Buffer, sc *scope, a, b string) {
 		}
 		return logPos(t, hi) * edge
 	}
+	// marks grouped by what the two solvers did, one element each
+	colors := []string{"#1f77b4", "#2ca02c", "#ff7f0e", "#999"}
+	names := []string{"both solved", "x only", "y only", "neither"}
+	var groups [4]bytes.Buffer
+	var wrong bytes.Buffer
 	for k := 0; k < len(pts); k += step {
 		q := pts[k]
 		x := x0 + pos(q.ta, q.sa)
 		y := y0 + in - pos(q.tb, q.sb)
 		if q.wrong {
-			fmt.Fprintf(w, `<path class="mark wrong" d="M%.1f %.1fl6 6m0-6l-6 6" stroke="#d00" stroke-width="2"/>`, x-3, y-3)
+			fmt.Fprintf(&wrong, `<path d="M%.1f %.1fl6 6m0-6l-6 6"/>`, x-3, y-3)
 			continue
 		}
-		color := "#1f77b4"
+		g := 0
 		switch {
 		case q.sa && !q.sb:
-			color = "#2ca02c"
+			g = 1
 		case !q.sa && q.sb:
-			color = "#ff7f0e"
+			g = 2
 		case !q.sa && !q.sb:
-			color = "#999"
+			g = 3
 		}
-		fmt.Fprintf(w, `<circle class="mark" cx="%.1f" cy="%.1f" r="2.5" fill="%s"/>`, x, y, color)
+		fmt.Fprintf(&groups[g], `<circle cx="%.1f" cy="%.1f" r="2.5"/>`, x, y)
 	}
+	for g := range groups {
+		fmt.Fprintf(w, `<g fill="%s" data-what="%s">`, colors[g], names[g])
+		w.Write(groups[g].Bytes())
+		w.WriteString("</g>")
+	}
+	w.WriteString(`<g class="wrong" stroke="#d00" stroke-width="2" data-what="wrong answer">`)
+	w.Write(wrong.Bytes())
+	w.WriteString("</g>")
 	w.WriteString("</g></svg>\n")
-	_ = strings.TrimSpace
 }

@@ -88,7 +88,16 @@
     update();
     setInterval(update, 2000);
   }
+  // A link to a pair opens its details.
+  function openTarget() {
+    var id = location.hash.slice(1);
+    var el = id && document.getElementById(id);
+    var d = el && el.querySelector("details");
+    if (d) { d.open = true; el.scrollIntoView(); }
+  }
+  window.addEventListener("hashchange", openTarget);
   document.addEventListener("DOMContentLoaded", function () {
+    openTarget();
     Array.prototype.forEach.call(document.querySelectorAll("table.sortable"), makeSortable);
     Array.prototype.forEach.call(document.querySelectorAll("input[data-filter]"), makeFilter);
     var sel = document.getElementById("scatter-select");
