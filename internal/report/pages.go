@@ -16,6 +16,7 @@ import (
 func (s *Site) register() {
 	s.add("assets/site.css", func(w *bytes.Buffer) { w.WriteString(siteCSS) })
 	s.add("assets/site.js", func(w *bytes.Buffer) { w.WriteString(siteJS) })
+	s.bounded["assets/site.css"], s.bounded["assets/site.js"] = true, true
 	s.addPage("index.html", s.title(), s.overview)
 	for _, td := range s.tracks {
 		s.addPage("t/"+slug(td.name)+"/index.html", s.title()+": "+td.name+" track", func(p *page) { s.trackPage(p, td) })
@@ -38,6 +39,7 @@ func (s *Site) register() {
 		if hi-lo > 1 {
 			title = fmt.Sprintf("Benchmarks %d to %d", lo+1, hi)
 		}
+		s.bounded[benchFile(lo)] = true
 		s.addPage(benchFile(lo), title, func(p *page) {
 			for bi := lo; bi < hi; bi++ {
 				s.benchSection(p, bi)
@@ -112,6 +114,7 @@ func (s *Site) paged(base, title string, n int, cols []string, row func(p *page,
 		if pages > 1 {
 			t = fmt.Sprintf("%s (page %d of %d)", title, k, pages)
 		}
+		s.bounded[name(k)] = true
 		s.addPage(name(k), t, func(p *page) {
 			last := base[strings.LastIndexByte(base, '/')+1:]
 			pager := func() {
