@@ -90,6 +90,14 @@ func (p *page) num(x float64) {
 	p.raw("</td>")
 }
 
+// fnum writes a numeric cell with prec decimals (the published pages'
+// precision of competition-wide scores).
+func (p *page) fnum(x float64, prec int) {
+	p.raw(`<td class="n">`)
+	p.text(strconv.FormatFloat(x, 'f', prec, 64))
+	p.raw("</td>")
+}
+
 // inum writes an integer cell.
 func (p *page) inum(n int) {
 	p.raw(`<td class="n">`)
