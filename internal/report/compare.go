@@ -57,7 +57,7 @@ func (s *Site) compare() []trackDiff {
 			sh, so := td.res[ri].solved, ot.res[oi].solved
 			rf := ref{int32(ti), int32(ri)}
 			switch {
-			case r.Answer != o.Answer && (decided(r.Answer) || decided(o.Answer)):
+			case r.Answer != o.Answer && decided(r.Answer) && decided(o.Answer):
 				d.changed = append(d.changed, diff{rf, o, "answer changed", sh, so})
 			case sh && !so:
 				d.changed = append(d.changed, diff{rf, o, "solved here only", sh, so})
