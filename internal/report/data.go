@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/smtarena/smtarena/internal/benchmark"
 	"github.com/smtarena/smtarena/internal/score"
 )
 
@@ -203,5 +202,3 @@ func (s *Site) downloadsPage(p *page) {
 	p.link("data/entrants.json", "entrants (JSON)")
 	p.raw("</li></ul>")
 }
-
-var _ = benchmark.SingleQuery

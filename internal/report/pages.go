@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/smtarena/smtarena/internal/score"
-	"github.com/smtarena/smtarena/internal/store"
 )
 
 // register lists every file of the site.
@@ -116,7 +115,6 @@ func (s *Site) paged(base, title string, n int, cols []string, row func(p *page,
 		}
 		s.bounded[name(k)] = true
 		s.addPage(name(k), t, func(p *page) {
-			last := base[strings.LastIndexByte(base, '/')+1:]
 			pager := func() {
 				if pages == 1 {
 					return
@@ -140,7 +138,6 @@ func (s *Site) paged(base, title string, n int, cols []string, row func(p *page,
 				}
 				p.raw("</p>\n")
 			}
-			_ = last
 			p.textf("%d rows.", n)
 			pager()
 			p.head("rows", true, cols...)
@@ -894,15 +891,6 @@ func (s *Site) pairRow(p *page, rf ref) {
 	p.raw("</details></td></tr>\n")
 }
 
-func (s *Site) limitOf(track string) *Limit {
-	for i := range s.in.Meta.Limits {
-		if s.in.Meta.Limits[i].Track == track {
-			return &s.in.Meta.Limits[i]
-		}
-	}
-	return nil
-}
-
 func (s *Site) disagreementsPage(p *page) {
 	p.raw("<p>Benchmarks of unknown status on which solvers without a wrong answer in the track answered both sat and unsat: ")
 	p.link("disagreements/list.html", fmt.Sprintf("%d found", len(s.disagree)))
@@ -932,5 +920,3 @@ func (s *Site) disagreementsPage(p *page) {
 		p.endTable()
 	}
 }
-
-var _ = store.Result{}
