@@ -21,10 +21,10 @@ func TestDecide(t *testing.T) {
 		{[]string{"sat", "sat", "sat"}, false, false},
 		{[]string{"sat", "unsat", "unsat"}, true, true},
 		{[]string{"sat", "sat", "unsat"}, false, false},
-		{[]string{"sat", "unsat"}, true, false},                   // a tie
-		{[]string{"sat", "unsat", "unknown"}, true, false},        // a tie with a timeout
+		{[]string{"sat", "unsat"}, true, false},                  // a tie
+		{[]string{"sat", "unsat", "unknown"}, true, false},       // a tie with a timeout
 		{[]string{"unknown", "unknown", "unknown"}, true, false}, // all timed out
-		{nil, true, false},                        // no validator at all
+		{nil, true, false},                         // no validator at all
 		{[]string{"unknown", "unsat"}, true, true}, // one confirmation
 		{[]string{"sat", "unknown"}, false, false}, // one rejection
 	} {
@@ -51,8 +51,8 @@ func TestDecide(t *testing.T) {
 
 func TestReadResponse(t *testing.T) {
 	for _, c := range []struct {
-		out   string
-		want  Response
+		out  string
+		want Response
 	}{
 		{"unsat\n(a b a)\n", Response{Answer: "unsat", Core: CoreList, Names: []string{"a", "b", "a"}}},
 		{"success\nsuccess\nunsat\nsuccess\n(|x y| b)\n", Response{Answer: "unsat", Core: CoreList, Names: []string{"x y", "b"}}},
