@@ -364,3 +364,126 @@ func (p *Prepared) decideCores(ctx context.Context) error {
 	}
 	return nil
 }
+
+// CoreSummary counts a solver's unsat-core results in a division, read by
+// the rules (internal/validate.ReadRules).
+type CoreSummary struct {
+	Division, Solver string
+	Pairs, Unsat     int
+	// Validated and Refuted count cores by verdict, Pending those not
+	// decided yet; NoCore unsat answers without a core (an error, or
+	// nothing); IllFormed cores that are not a list of the benchmark's
+	// names; Reported cores with duplicate names or names that are no
+	// assertion's.
+	Validated, Refuted, Pending, NoCore, IllFormed, Reported int
+	Sat                                                      int // erroneous answers
+	Reduction                                                int
+	ValidationRuns                                           int
+	ValidationWall                                           float64
+}
+
+// CoreSummaries reads the unsat-core track's results and core verdicts
+// into per-division, per-solver counts, sorted by division and reduction.
+func CoreSummaries(ctx context.Context, def *config.Competition, st store.Store) ([]CoreSummary, error) {
+	if _, ok := def.Tracks[string(benchmark.UnsatCore)]; !ok {
+		return nil, nil
+	}
+	pairs, err := st.Pairs(ctx, Key(def, benchmark.UnsatCore))
+	if err != nil {
+		return nil, err
+	}
+	rs, err := st.Results(ctx, store.ResultFilter{Track: string(benchmark.UnsatCore)})
+	if err != nil {
+		return nil, err
+	}
+	res := map[string]store.Result{}
+	for _, r := range rs {
+		res[r.SourceKey] = r
+	}
+	cores, err := st.Cores(ctx, ValidationKey(def.Name))
+	if err != nil {
+		return nil, err
+	}
+	byHash := map[string]store.Core{}
+	for _, c := range cores {
+		byHash[c.Hash] = c
+	}
+	by := map[[2]string]*CoreSummary{}
+	for _, pr := range pairs {
+		k := [2]string{pr.Division, pr.Solver}
+		s := by[k]
+		if s == nil {
+			s = &CoreSummary{Division: pr.Division, Solver: pr.Solver}
+			by[k] = s
+		}
+		s.Pairs++
+		r, ok := res[fmt.Sprintf("pair:%d", pr.ID)]
+		if !ok {
+			continue
+		}
+		f, ok := ReadCoreFacts(r.Extra)
+		if !ok {
+			continue
+		}
+		switch f.Answer {
+		case "sat":
+			s.Sat++
+			continue
+		case "unsat":
+			s.Unsat++
+		default:
+			continue
+		}
+		if len(f.Duplicates)+len(f.Unknown) > 0 {
+			s.Reported++
+		}
+		validated := true
+		switch {
+		case f.Core == validate.CoreMissing || f.Core == validate.CoreError:
+			s.NoCore++
+		case f.Core == validate.CoreMalformed || len(f.Unknown) > 0:
+			s.IllFormed++
+		}
+		if f.Validated() {
+			c, ok := byHash[f.Hash]
+			if !ok {
+				c, ok = byHash[f.Hash+"-"+strconv.FormatInt(pr.ID, 10)]
+			}
+			switch {
+			case ok && c.Verdict == "validated":
+				s.Validated++
+			case ok && c.Verdict == "refuted":
+				s.Refuted++
+				validated = false
+			default:
+				s.Pending++
+				continue
+			}
+			var d CoreDetail
+			_ = json.Unmarshal([]byte(c.Detail), &d)
+			s.ValidationRuns += len(d.Runs)
+			for _, run := range d.Runs {
+				s.ValidationWall += run.Wall
+			}
+		}
+		s.Reduction += f.Score(validated, validate.ReadRules).Reduction
+	}
+	out := make([]CoreSummary, 0, len(by))
+	for _, s := range by {
+		out = append(out, *s)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Division != b.Division {
+			return a.Division < b.Division
+		}
+		if a.Sat+a.Refuted != b.Sat+b.Refuted {
+			return a.Sat+a.Refuted < b.Sat+b.Refuted
+		}
+		if a.Reduction != b.Reduction {
+			return a.Reduction > b.Reduction
+		}
+		return a.Solver < b.Solver
+	})
+	return out, nil
+}

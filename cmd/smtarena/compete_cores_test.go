@@ -1,0 +1,202 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/smtarena/smtarena/internal/compete"
+	"github.com/smtarena/smtarena/internal/config"
+	"github.com/smtarena/smtarena/internal/testenv"
+)
+
+// coreBenchmarks are shared unsat benchmarks with several assertions that
+// z3, cvc4 and cvc5 solve in well under a second.
+var coreBenchmarks = []string{
+	"QF_LRA/opensmt-base/distinct_unsat.smt2",
+	"QF_UFLIA/cvc5-regress0-arith-integers/ackermann1.smt2",
+	"QF_LIRA/yices2-mcsat-lia/lira_00.smt2",
+	"QF_AUFLIA/fusion-seeds/smt3580158146100843999.smt2",
+	"QF_BV/fusion-seeds/commute04.sf.smt2",
+	"QF_LIA/20220307-SMPT/SmallOperatingSystem-PT-MT0064DC0032__RF-10.smt2",
+}
+
+// coreLibrary copies the shared benchmarks named into dir as a library.
+func coreLibrary(t *testing.T, dir string, names []string) {
+	t.Helper()
+	src := filepath.Join(testenv.Shared(t, "benchmarks"), "non-incremental")
+	for _, n := range names {
+		data, err := os.ReadFile(filepath.Join(src, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := filepath.Join(dir, "non-incremental", n)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(dst, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func needSolvers(t *testing.T, names ...string) {
+	t.Helper()
+	for _, s := range names {
+		if _, err := exec.LookPath(s); err != nil {
+			testenv.Skipf(t, "needs %s: %v", s, err)
+		}
+	}
+}
+
+// Wrappers of z3 that spoil its core: drop takes a minimal core and drops
+// its first name (every proper subset of a minimal core is satisfiable);
+// dup repeats the core's first name and adds a name no assertion has.
+const (
+	dropWrapper = `out=$(z3 smt.core.minimize=true "$1"); printf '%s\n' "$out" | head -n 1; printf '%s\n' "$out" | sed -n 2p | sed -E 's/^\( *[^ )]+ */(/'`
+	dupWrapper  = `out=$(z3 "$1"); printf '%s\n' "$out" | head -n 1; printf '%s\n' "$out" | sed -n 2p | sed -E 's/^\(([^ )]+)/(\1 \1 bogus/'`
+)
+
+// coreCompetition writes a competition with the single-query track (whose
+// sound solvers validate) and the unsat-core track: z3 and cvc5 enter
+// both, cvc4 only the single-query track, and the two z3 wrappers only
+// the unsat-core track (not competitive).
+func coreCompetition(t *testing.T, dir, extra string) string {
+	t.Helper()
+	def := filepath.Join(dir, "c.toml")
+	err := os.WriteFile(def, []byte(`name = "cores"
+rules = 2022
+library = ["lib"]
+[seed]
+value = 11
+[tracks.single-query]
+wall_limit = "20s"
+memory_mb = 2048
+[tracks.unsat-core]
+wall_limit = "20s"
+memory_mb = 2048
+validation_limit = "20s"
+`+extra+`
+[[solvers]]
+name = "z3"
+tracks = ["single-query", "unsat-core"]
+logics = ["QF_.*"]
+command = ["z3", "{file}"]
+[[solvers]]
+name = "cvc5"
+tracks = ["single-query", "unsat-core"]
+logics = ["QF_.*"]
+command = ["cvc5", "{file}"]
+[[solvers]]
+name = "cvc4"
+tracks = ["single-query"]
+logics = ["QF_.*"]
+command = ["cvc4", "{file}"]
+[[solvers]]
+name = "drop"
+competitive = false
+tracks = ["unsat-core"]
+logics = ["QF_.*"]
+command = ["sh", "-c", `+tomlString(dropWrapper)+`, "drop", "{file}"]
+[[solvers]]
+name = "dup"
+competitive = false
+tracks = ["unsat-core"]
+logics = ["QF_.*"]
+command = ["sh", "-c", `+tomlString(dupWrapper)+`, "dup", "{file}"]
+`), 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return def
+}
+
+func tomlString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// TestCompeteUnsatCore runs the unsat-core track end to end with real
+// solvers on shared unsat benchmarks: z3's and cvc5's cores are validated
+// by the sound single-query solvers (z3, cvc5, cvc4), identical cores
+// once; a core with a needed assertion dropped is refuted; a core with a
+// repeated and an invented name is reported, ill-formed by the rules and
+// counted by the official reading.
+func TestCompeteUnsatCore(t *testing.T) {
+	needRootForRuns(t)
+	needSolvers(t, "z3", "cvc5", "cvc4")
+	dir := t.TempDir()
+	coreLibrary(t, filepath.Join(dir, "lib"), coreBenchmarks)
+	def := coreCompetition(t, dir, "")
+	code, out, errs := runCLI(t, "", "compete", "--quiet", def)
+	if code != 0 {
+		t.Fatalf("compete: %d\n%s\n%s", code, out, errs)
+	}
+	t.Log(out)
+	cdef, err := config.Load(def)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := openCompeteStore(t, def)
+	ctx := context.Background()
+	sums, err := compete.CoreSummaries(ctx, cdef, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := map[string]compete.CoreSummary{}
+	for _, s := range sums {
+		x := total[s.Solver]
+		x.Pairs += s.Pairs
+		x.Unsat += s.Unsat
+		x.Validated += s.Validated
+		x.Refuted += s.Refuted
+		x.Pending += s.Pending
+		x.IllFormed += s.IllFormed
+		x.Reported += s.Reported
+		x.Reduction += s.Reduction
+		total[s.Solver] = x
+	}
+	n := len(coreBenchmarks)
+	for _, s := range []string{"z3", "cvc5"} {
+		if x := total[s]; x.Pairs != n || x.Unsat != n || x.Validated != n || x.Refuted != 0 || x.Pending != 0 {
+			t.Errorf("%s: %+v, want all %d cores validated", s, x, n)
+		}
+	}
+	if x := total["drop"]; x.Unsat != n || x.Refuted != n {
+		t.Errorf("drop: %+v, want all %d cores refuted", x, n)
+	}
+	if x := total["dup"]; x.Unsat != n || x.Reported != n || x.IllFormed != n || x.Reduction != 0 {
+		t.Errorf("dup: %+v, want all %d cores reported and ill-formed", x, n)
+	}
+	// Identical cores were validated once: fewer cores than core answers.
+	cores, err := st.Cores(ctx, compete.ValidationKey("cores"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cores) >= 4*n || len(cores) < n {
+		t.Errorf("%d distinct cores of %d answers", len(cores), 4*n)
+	}
+	for _, c := range cores {
+		var d compete.CoreDetail
+		if err := json.Unmarshal([]byte(c.Detail), &d); err != nil || len(d.Runs) != 3 || c.Verdict == "" {
+			t.Errorf("core %s: verdict %q, detail %s", c.Hash, c.Verdict, c.Detail)
+		}
+	}
+	for _, want := range []string{"unsat-core track, division", "validation runs"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("compete output lacks %q", want)
+		}
+	}
+	// Scored by the rules and by the official reading: dup's cores score
+	// nothing by the rules (ill-formed), their size by the official one.
+	_, rules, errs := runCLI(t, "", "score", "--config", def, "--track", "unsat-core", "--format", "csv")
+	_, official, errs2 := runCLI(t, "", "score", "--config", def, "--track", "unsat-core", "--format", "csv", "--compat", "official")
+	t.Logf("rules:\n%s\n%s\nofficial:\n%s\n%s", rules, errs, official, errs2)
+	if rules == "" || official == "" || rules == official {
+		t.Errorf("the two readings score the same")
+	}
+}
