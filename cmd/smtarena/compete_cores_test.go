@@ -200,3 +200,78 @@ func TestCompeteUnsatCore(t *testing.T) {
 		t.Errorf("the two readings score the same")
 	}
 }
+
+// TestValidateCoreCLI: validate-core on z3's and cvc5's cores of shared
+// unsat benchmarks, each validated by the other solvers; a core with a
+// needed assertion dropped is refuted; a repeated and an invented name are
+// reported, ill-formed by the rules and counted by --compat official.
+func TestValidateCoreCLI(t *testing.T) {
+	needRootForRuns(t)
+	needSolvers(t, "z3", "cvc5", "cvc4")
+	dir := t.TempDir()
+	lib := filepath.Join(dir, "lib")
+	coreLibrary(t, lib, coreBenchmarks[:3])
+	for _, b := range coreBenchmarks[:3] {
+		named := filepath.Join(dir, filepath.Base(b))
+		code, out, errs := runCLI(t, "", "scramble", "--track", "unsat-core", "--seed", "3", filepath.Join(lib, "non-incremental", b))
+		if code != 0 {
+			t.Fatalf("scramble: %s", errs)
+		}
+		os.WriteFile(named, []byte(out), 0o644)
+		for _, solver := range [][]string{{"z3"}, {"cvc5"}} {
+			ans, err := exec.Command(solver[0], named).Output()
+			if err != nil {
+				t.Fatalf("%s: %v", solver[0], err)
+			}
+			resp := named + "." + solver[0]
+			os.WriteFile(resp, ans, 0o644)
+			others := []string{"--", "cvc4", "--lang", "smt2"}
+			if solver[0] == "z3" {
+				others = append(others, "--", "cvc5")
+			} else {
+				others = append(others, "--", "z3")
+			}
+			code, out, errs := runCLI(t, "", append([]string{"validate-core", "--limit", "20", named, resp}, others...)...)
+			if code != 0 || !strings.Contains(out, "verdict: validated (2 unsat, 0 sat, 0 other; rule 2018)") {
+				t.Errorf("%s's core of %s: %d\n%s%s", solver[0], b, code, out, errs)
+			}
+		}
+		// A minimal core less its first name is satisfiable.
+		dropped, err := exec.Command("sh", "-c", dropWrapper, "drop", named).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp := named + ".drop"
+		os.WriteFile(resp, dropped, 0o644)
+		code, out, _ = runCLI(t, "", "validate-core", "--limit", "20", named, resp, "--", "z3", "--", "cvc5")
+		if code != 1 || !strings.Contains(out, "verdict: refuted (0 unsat, 2 sat") || !strings.Contains(out, "score: erroneous") {
+			t.Errorf("dropped core of %s: %d\n%s", b, code, out)
+		}
+		dup, err := exec.Command("sh", "-c", dupWrapper, "dup", named).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp = named + ".dup"
+		os.WriteFile(resp, dup, 0o644)
+		code, out, _ = runCLI(t, "", "validate-core", "--limit", "20", named, resp, "--", "z3")
+		if code != 1 || !strings.Contains(out, "reported: names given more than once") || !strings.Contains(out, "reported: names that are no assertion's: bogus") ||
+			!strings.Contains(out, "score: ill-formed core") {
+			t.Errorf("dup core of %s by the rules: %d\n%s", b, code, out)
+		}
+		code, out, _ = runCLI(t, "", "validate-core", "--limit", "20", "--compat", "official", named, resp, "--", "z3")
+		if code != 0 || !strings.Contains(out, "verdict: validated") || !strings.Contains(out, "score: reduction") {
+			t.Errorf("dup core of %s, official reading: %d\n%s", b, code, out)
+		}
+	}
+	// Usage errors name the problem.
+	for _, args := range [][]string{
+		{"validate-core", "a", "b"},
+		{"validate-core", "a", "b", "--", "z3", "--", "--", "cvc5"},
+		{"validate-core", "--rule", "2030", "a", "b", "--", "z3"},
+		{"validate-core", "no-such.smt2", "b", "--", "z3"},
+	} {
+		if code, _, errs := runCLI(t, "", args...); code != 2 || errs == "" {
+			t.Errorf("%v: exit %d, %q", args, code, errs)
+		}
+	}
+}
