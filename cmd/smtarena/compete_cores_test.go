@@ -3,14 +3,17 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/smtarena/smtarena/internal/compete"
 	"github.com/smtarena/smtarena/internal/config"
+	"github.com/smtarena/smtarena/internal/store"
 	"github.com/smtarena/smtarena/internal/testenv"
 )
 
@@ -274,4 +277,118 @@ func TestValidateCoreCLI(t *testing.T) {
 			t.Errorf("%v: exit %d, %q", args, code, errs)
 		}
 	}
+}
+
+// TestCompeteResumeValidation kills compete with SIGKILL again and again,
+// also while it runs validation pairs, then lets it finish: every solver
+// pair and every validation pair is recorded exactly once, and every core
+// has its verdict.
+func TestCompeteResumeValidation(t *testing.T) {
+	needRootForRuns(t)
+	if testing.Short() {
+		t.Skip("hundreds of pairs")
+	}
+	dir := t.TempDir()
+	d := filepath.Join(dir, "lib", "non-incremental", "QF_LIA", "tiny")
+	os.MkdirAll(d, 0o755)
+	const n = 60
+	for i := 0; i < n; i++ {
+		// Scrambling renames the symbols: the constants keep the files
+		// (and so the cores' validation files) apart.
+		src := fmt.Sprintf("(set-logic QF_LIA)\n(set-info :status unsat)\n(declare-fun x () Int)\n(declare-fun p () Bool)\n(assert (> x %d))\n(assert (< x %d))\n(assert p)\n(check-sat)\n", i, i)
+		os.WriteFile(filepath.Join(d, fmt.Sprintf("b%03d.smt2", i)), []byte(src), 0o644)
+	}
+	// a gives every name as its core, b the first two: two distinct cores
+	// per benchmark, each checked by three validators.
+	core := `echo unsat; printf '('; sed -n 's/.*:named \([^ )]*\)).*/\1/p' "$1" | head -n %d | tr '\n' ' '; echo ')'`
+	def := filepath.Join(dir, "c.toml")
+	os.WriteFile(def, []byte(`name = "resume"
+rules = 2018
+library = ["lib"]
+[seed]
+value = 3
+[tracks.unsat-core]
+wall_limit = "10s"
+validation_limit = "10s"
+validators = ["v1", "v2", "v3"]
+[[solvers]]
+name = "a"
+tracks = ["unsat-core"]
+logics = ["QF_LIA"]
+command = ["sh", "-c", `+tomlString(fmt.Sprintf(core, 3))+`, "a", "{file}"]
+[[solvers]]
+name = "b"
+tracks = ["unsat-core"]
+logics = ["QF_LIA"]
+command = ["sh", "-c", `+tomlString(fmt.Sprintf(core, 2))+`, "b", "{file}"]
+[[solvers]]
+name = "v1"
+logics = ["QF_LIA"]
+command = ["sh", "-c", "sleep 0.05; echo unsat", "v", "{file}"]
+[[solvers]]
+name = "v2"
+logics = ["QF_LIA"]
+command = ["sh", "-c", "sleep 0.05; echo unsat", "v", "{file}"]
+[[solvers]]
+name = "v3"
+logics = ["QF_LIA"]
+command = ["sh", "-c", "sleep 0.05; echo sat", "v", "{file}"]
+`), 0o644)
+	exe, _ := os.Executable()
+	ctx := context.Background()
+	duringValidation := 0
+	for cycle := 0; cycle < 60 && duringValidation < 5; cycle++ {
+		c := exec.Command(exe, "compete", "--quiet", def)
+		c.Env = append(os.Environ(), "SMTARENA_TEST_MAIN=1")
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(250+cycle*53%400) * time.Millisecond)
+		_ = c.Process.Kill()
+		_ = c.Wait()
+		st, err := store.Open(ctx, filepath.Join(dir, "resume-work", "smtarena.db"))
+		if err != nil {
+			continue // killed before the store existed
+		}
+		counts, _ := st.PairCounts(ctx, compete.ValidationKey("resume"))
+		st.Close()
+		m := counts[compete.ValidationTrack]
+		if m[store.PairDone] > 0 && m[store.PairPending]+m[store.PairRunning] > 0 {
+			duringValidation++
+		}
+	}
+	if duringValidation == 0 {
+		t.Error("no kill landed during the validation runs")
+	}
+	code, out, errs := runCLI(t, "", "compete", "--quiet", def)
+	if code != 0 {
+		t.Fatalf("final run: %d %s %s", code, out, errs)
+	}
+	st := openCompeteStore(t, def)
+	for track, want := range map[string]int{"unsat-core": 2 * n, compete.ValidationTrack: 3 * 2 * n} {
+		rs, err := st.Results(ctx, store.ResultFilter{Track: track})
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys := map[string]bool{}
+		for _, r := range rs {
+			keys[r.SourceKey] = true
+		}
+		if len(rs) != want || len(keys) != want {
+			t.Errorf("%s: %d results for %d distinct pairs, want %d each", track, len(rs), len(keys), want)
+		}
+	}
+	cores, err := st.Cores(ctx, compete.ValidationKey("resume"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cores) != 2*n {
+		t.Errorf("%d cores, want %d", len(cores), 2*n)
+	}
+	for _, c := range cores {
+		if c.Verdict != "validated" {
+			t.Errorf("core %d: verdict %q (%s)", c.ID, c.Verdict, c.Detail)
+		}
+	}
+	t.Logf("%d kills landed during validation runs", duringValidation)
 }
