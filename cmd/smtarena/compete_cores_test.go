@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -391,4 +392,66 @@ command = ["sh", "-c", "sleep 0.05; echo sat", "v", "{file}"]
 		}
 	}
 	t.Logf("%d kills landed during validation runs", duringValidation)
+}
+
+// TestCompeteDecisionRule: validators that tie (one sat, one unsat, one
+// timing out) leave a core standing under the 2018 rule and refute it
+// under the 2026 rule, and the scores follow.
+func TestCompeteDecisionRule(t *testing.T) {
+	needRootForRuns(t)
+	for _, rule := range []string{"2018", "2026"} {
+		dir := t.TempDir()
+		writeLibrary(t, filepath.Join(dir, "lib"), 4)
+		def := filepath.Join(dir, "c.toml")
+		os.WriteFile(def, []byte(`name = "rule"
+rules = 2018
+library = ["lib"]
+[seed]
+value = 3
+[tracks.unsat-core]
+wall_limit = "10s"
+validation_limit = "1s"
+validators = ["yes", "no", "slow"]
+decision = "`+rule+`"
+[[solvers]]
+name = "a"
+tracks = ["unsat-core"]
+logics = ["QF_UF"]
+command = ["sh", "-c", "echo unsat; echo '()'", "a", "{file}"]
+[[solvers]]
+name = "yes"
+logics = ["QF_UF"]
+command = ["sh", "-c", "echo unsat", "v", "{file}"]
+[[solvers]]
+name = "no"
+logics = ["QF_UF"]
+command = ["sh", "-c", "echo sat", "v", "{file}"]
+[[solvers]]
+name = "slow"
+logics = ["QF_UF"]
+command = ["sh", "-c", "sleep 5", "v", "{file}"]
+`), 0o644)
+		code, out, errs := runCLI(t, "", "compete", "--quiet", def)
+		if code != 0 {
+			t.Fatalf("compete: %d\n%s\n%s", code, out, errs)
+		}
+		st := openCompeteStore(t, def)
+		cores, err := st.Cores(context.Background(), compete.ValidationKey("rule"))
+		if err != nil || len(cores) == 0 {
+			t.Fatalf("cores: %v %d", err, len(cores))
+		}
+		want := map[string]string{"2018": "validated", "2026": "refuted"}[rule]
+		for _, c := range cores {
+			var d compete.CoreDetail
+			json.Unmarshal([]byte(c.Detail), &d)
+			if c.Verdict != want || d.Sat != 1 || d.Unsat != 1 || d.Other != 1 || string(d.Rule) != rule {
+				t.Errorf("rule %s: core %s %s", rule, c.Verdict, c.Detail)
+			}
+		}
+		_, csv, errs := runCLI(t, "", "score", "--config", def, "--track", "unsat-core", "--format", "csv")
+		wantErr := map[string]string{"2018": ",0,", "2026": ",2,"}[rule] // the error column of a's line
+		if !strings.Contains(csv, ",a,yes,") || !regexp.MustCompile(`,a,yes,(true|false)`+wantErr).MatchString(csv) {
+			t.Errorf("rule %s: score\n%s\n%s", rule, csv, errs)
+		}
+	}
 }
