@@ -189,3 +189,32 @@ func TestFileGolden(t *testing.T) {
 	}
 	t.Logf("%d validation files equal the official scrambler's", n)
 }
+
+// FuzzReadResponse: any solver output reads without a panic, and a judged
+// core only ever holds names of the benchmark's assertions.
+func FuzzReadResponse(f *testing.F) {
+	for _, s := range []string{"unsat\n(a1 a2)\n", "unsat\n(a1 a1 zz)", "sat\n", "unknown\n(error \"x\")", "unsat\n((", "success\nunsat\n()", "unsat\n|a"} {
+		f.Add(s)
+	}
+	n, err := Assertions("b.smt2", []byte(named))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, out string) {
+		r := ReadResponse([]byte(out))
+		if r.Core != CoreList && len(r.Names) > 0 {
+			t.Fatalf("names without a list: %+v", r)
+		}
+		j := Judge(r, n)
+		for _, name := range j.Names {
+			if !n.Has(name) {
+				t.Fatalf("%q in the core names no assertion", name)
+			}
+		}
+		for _, rd := range []Reading{ReadRules, ReadOfficial} {
+			if s := j.Score(true, rd); s.Reduction > n.Asserts || (rd == ReadRules && s.Reduction < 0) {
+				t.Fatalf("reduction %d of %d assertions (%q)", s.Reduction, n.Asserts, out)
+			}
+		}
+	})
+}
