@@ -170,7 +170,11 @@ func printSummaries(ctx context.Context, def *config.Competition, st store.Store
 			if tw != nil {
 				tw.Flush()
 			}
-			fmt.Fprintf(w, "\n%s track, division %s\n", s.Track, s.Division)
+			note := ""
+			if !s.Competitive {
+				note = " (not competitive: no winner)"
+			}
+			fmt.Fprintf(w, "\n%s track, division %s%s\n", s.Track, s.Division, note)
 			tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 			fmt.Fprintln(tw, "solver\tpairs\tsolved\tsat\tunsat\tunknown\ttimeout\tmemout\tabort\twrong\tCPU s\twall s\t")
 			last = k

@@ -143,19 +143,9 @@ func (p *Prepared) planTrack(ctx context.Context, t benchmark.Track, log *slog.L
 			divOf[l] = d
 		}
 	}
-	runLogic := map[string]bool{}
-	for _, l := range logics {
-		competitive := 0
-		for i := range def.Solvers {
-			if def.Solvers[i].Supports(t, l) && def.Solvers[i].IsCompetitive() {
-				competitive++
-			}
-		}
-		// 2022: a logic with at most one competitive solver is not run.
-		runLogic[l] = def.Rules < 2022 || competitive >= 2
-		if !runLogic[l] {
-			log.Info("logic not run: fewer than two competitive solvers", "track", t, "logic", l)
-		}
+	runLogic, skipped := runLogics(def, t, divisions)
+	for _, sk := range skipped {
+		log.Info("not run", "track", t, "division", sk.Division, "logic", sk.Logic, "why", sk.Reason)
 	}
 	inputs := filepath.Join(def.Path(def.WorkDir), "inputs", string(t))
 	if err := os.MkdirAll(inputs, 0o755); err != nil {
@@ -304,12 +294,15 @@ type Summary struct {
 	Pairs, Solved, Sat, Unsat, Unknown, Timeout, Memout, Aborted int
 	Wrong                                                        int
 	CPU, Wall                                                    float64
+	// Competitive: the division has winners (see Competitive).
+	Competitive bool
 }
 
 // Summaries reads the results of a competition's pairs into per-division,
 // per-solver counts, sorted by track, division and solved (descending).
 func Summaries(ctx context.Context, def *config.Competition, st store.Store) ([]Summary, error) {
 	by := map[[3]string]*Summary{}
+	divLogics := map[[2]string][]string{}
 	for _, t := range def.TrackNames() {
 		ps, err := st.Pairs(ctx, Key(def, t))
 		if err != nil {
@@ -324,6 +317,10 @@ func Summaries(ctx context.Context, def *config.Competition, st store.Store) ([]
 			res[r.SourceKey] = r
 		}
 		for _, p := range ps {
+			dk := [2]string{string(t), p.Division}
+			if ls := divLogics[dk]; len(ls) == 0 || ls[len(ls)-1] != p.Logic {
+				divLogics[dk] = append(ls, p.Logic)
+			}
 			k := [3]string{string(t), p.Division, p.Solver}
 			s := by[k]
 			if s == nil {
@@ -379,6 +376,7 @@ func Summaries(ctx context.Context, def *config.Competition, st store.Store) ([]
 	}
 	out := make([]Summary, 0, len(by))
 	for _, s := range by {
+		s.Competitive = Competitive(def, benchmark.Track(s.Track), divLogics[[2]string{s.Track, s.Division}])
 		out = append(out, *s)
 	}
 	sort.Slice(out, func(i, j int) bool {
