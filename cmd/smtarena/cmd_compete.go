@@ -14,6 +14,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/smtarena/smtarena/internal/benchmark"
 	"github.com/smtarena/smtarena/internal/compete"
 	"github.com/smtarena/smtarena/internal/config"
 	"github.com/smtarena/smtarena/internal/executor"
@@ -88,6 +89,7 @@ func runCompete(ctx context.Context, opts CompeteOptions, path string, io stream
 		total += n
 	}
 	fmt.Fprintf(io.out, "competition %s (%d rules), seed %d: %d pairs planned\n", def.Name, def.Rules, p.Seed, total)
+	printLintReports(io.out, def, p.Lint)
 	counts, _ := pairTotals(ctx, def, st)
 	done := counts[store.PairDone]
 	var mu sync.Mutex
@@ -129,6 +131,24 @@ func runCompete(ctx context.Context, opts CompeteOptions, path string, io stream
 	}
 	fmt.Fprintf(io.out, "done in %s\n", time.Since(start).Round(time.Millisecond))
 	return printSummaries(ctx, def, st, io.out)
+}
+
+// printLintReports says, per track, how many selected benchmarks break the
+// track's input rules, what was done with them and where the report is.
+func printLintReports(w io.Writer, def *config.Competition, reports []compete.LintReport) {
+	n := map[benchmark.Track]int{}
+	for _, r := range reports {
+		n[r.Track]++
+	}
+	what := "left out"
+	if def.Lint == config.LintWarn {
+		what = "run anyway (lint = \"warn\")"
+	}
+	for _, t := range def.TrackNames() {
+		if n[t] > 0 {
+			fmt.Fprintf(w, "lint: %d selected benchmarks of the %s track break its input rules, %s: %s\n", n[t], t, what, compete.LintFile(def, t))
+		}
+	}
 }
 
 // isWrong reports whether a result holds a wrong answer, as the result

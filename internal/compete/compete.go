@@ -43,6 +43,9 @@ type Prepared struct {
 	Store store.Store
 	// Planned counts the pairs per track.
 	Planned map[benchmark.Track]int
+	// Lint lists the selected benchmarks that break their track's input
+	// rules (see LintReport).
+	Lint []LintReport
 }
 
 // Key is the name pairs of a track are filed under in the store.
@@ -154,9 +157,28 @@ func (p *Prepared) planTrack(ctx context.Context, t benchmark.Track, log *slog.L
 	key := Key(def, t)
 	var pairs []store.Pair
 	seq := int64(0)
+	lintOpts, linted := lintOptions(def, t)
+	if !linted {
+		log.Info("benchmarks not linted: lint has no input rules for this year and track", "track", t, "rules", def.Rules)
+	}
+	var lintReports []LintReport
 	for bi, b := range selected {
 		if !runLogic[b.Logic] {
 			continue
+		}
+		if linted {
+			errs, err := p.lintBenchmark(lintOpts, b)
+			if err != nil {
+				return 0, err
+			}
+			if len(errs) > 0 {
+				r := LintReport{Track: t, Path: b.Path, Excluded: def.Lint == config.LintExclude, Errors: errs}
+				lintReports = append(lintReports, r)
+				log.Warn("benchmark breaks the track's input rules", "track", t, "benchmark", b.Path, "left_out", r.Excluded, "first", errs[0].String())
+				if r.Excluded {
+					continue
+				}
+			}
 		}
 		input, expected, err := p.prepareInput(t, b, keep[b.ID], inputs)
 		var ie *inputError
@@ -186,6 +208,10 @@ func (p *Prepared) planTrack(ctx context.Context, t benchmark.Track, log *slog.L
 				seq++
 			}
 		}
+	}
+	p.Lint = append(p.Lint, lintReports...)
+	if err := writeLintReport(def, t, lintReports); err != nil {
+		return 0, err
 	}
 	if _, err := p.Store.PlanPairs(ctx, pairs); err != nil {
 		return 0, err

@@ -28,9 +28,19 @@ type Competition struct {
 	Solvers []Solver         `toml:"solvers"`
 	// Jobs is how many pairs run at once (default: CPUs / cores per job).
 	Jobs int `toml:"jobs"`
+	// Lint is what compete does with a selected benchmark that breaks
+	// its track's input rules (internal/lint): "exclude" (the default)
+	// leaves it out, "warn" runs it; both report it.
+	Lint string `toml:"lint"`
 
 	dir string // where the file is: relative paths are relative to it
 }
+
+// The values of Competition.Lint.
+const (
+	LintExclude = "exclude"
+	LintWarn    = "warn"
+)
 
 // Seed is either fixed or derived as the rules say.
 type Seed struct {
@@ -184,6 +194,13 @@ func (c *Competition) check() error {
 	}
 	if c.WorkDir == "" {
 		c.WorkDir = c.Name + "-work"
+	}
+	switch c.Lint {
+	case "":
+		c.Lint = LintExclude
+	case LintExclude, LintWarn:
+	default:
+		return fmt.Errorf("lint = %q: want %q or %q", c.Lint, LintExclude, LintWarn)
 	}
 	if len(c.Tracks) == 0 {
 		return errors.New("no [tracks.<name>] section")
