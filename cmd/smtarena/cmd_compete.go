@@ -203,9 +203,11 @@ func printSummaries(ctx context.Context, def *config.Competition, st store.Store
 			s.Unknown, s.Timeout, s.Memout, s.Aborted, s.Wrong, s.CPU, s.Wall)
 	}
 	if tw != nil {
-		return tw.Flush()
+		if err := tw.Flush(); err != nil {
+			return err
+		}
 	}
-	return nil
+	return printProofTables(ctx, def, st, w)
 }
 
 // StatusOptions are the flags of `smtarena status`.

@@ -162,12 +162,16 @@ func (p *Prepared) planTrack(ctx context.Context, t benchmark.Track, log *slog.L
 		log.Info("benchmarks not linted: lint has no input rules for this year and track", "track", t, "rules", def.Rules)
 	}
 	var lintReports []LintReport
-	for bi, b := range selected {
+	probes, err := p.probeBenchmarks(ctx, t, runLogic, divOf)
+	if err != nil {
+		return 0, err
+	}
+	for bi, b := range append(selected, probes...) {
 		if !runLogic[b.Logic] {
 			continue
 		}
 		if linted {
-			errs, err := p.lintBenchmark(lintOpts, b)
+			errs, err := p.lintBenchmark(lintOpts, b, bi >= len(selected))
 			if err != nil {
 				return 0, err
 			}
@@ -330,6 +334,9 @@ func Summaries(ctx context.Context, def *config.Competition, st store.Store) ([]
 	by := map[[3]string]*Summary{}
 	divLogics := map[[2]string][]string{}
 	for _, t := range def.TrackNames() {
+		if t == benchmark.Proof {
+			continue // no score: see ProofTables
+		}
 		ps, err := st.Pairs(ctx, Key(def, t))
 		if err != nil {
 			return nil, err
@@ -475,7 +482,13 @@ func (r *runner) solver(name string) *config.Solver {
 
 func (r *runner) limits(slot int) sandbox.Limits {
 	l := sandbox.Limits{CPU: r.cfg.CPULimit.Duration, Wall: r.cfg.WallLimit.Duration, MemoryBytes: r.cfg.MemoryMB << 20,
-		OutputBytes: 64 << 20}
+		OutputBytes: r.cfg.OutputMB << 20}
+	if l.OutputBytes == 0 {
+		l.OutputBytes = 64 << 20
+		if r.track == benchmark.Proof {
+			l.OutputBytes = 1 << 30
+		}
+	}
 	n := runtime.NumCPU()
 	for i := 0; i < r.cores; i++ {
 		l.Cores = append(l.Cores, (slot*r.cores+i)%n)
@@ -504,12 +517,16 @@ func (r *runner) run(ctx context.Context, slot int, p store.Pair) (store.Result,
 	if s == nil {
 		return store.Result{}, fmt.Errorf("solver %s is no longer in the definition", p.Solver)
 	}
-	ts := track.Solver{Command: s.Command, IncrementalCommand: s.IncrementalCommand, Package: r.p.Def.Path(s.Package), Config: p.Configuration}
+	ts := track.Solver{Command: s.Command, IncrementalCommand: s.IncrementalCommand, Package: r.p.Def.Path(s.Package), Config: p.Configuration,
+		ProofCommand: s.ProofCommand, CheckerCommand: s.CheckerCommand}
 	if s.Package == "" {
 		ts.Package = ""
 	}
 	if r.track == benchmark.Incremental {
 		return r.runIncremental(ctx, slot, p, ts)
+	}
+	if r.track == benchmark.Proof {
+		return r.runProof(ctx, slot, p, ts)
 	}
 	protocol := sandbox.Protocol(r.cfg.Protocol)
 	args, onStdin := ts.SingleQueryArgs(p.Input, protocol)

@@ -62,6 +62,13 @@ type Track struct {
 	// Count is how many benchmarks the parallel and cloud tracks take
 	// (2022: 400, the hardest by the organisers' estimate).
 	Count int `toml:"count"`
+	// OutputMB bounds a solver's output (default 64; the proof track's
+	// default is 1024, proofs being large).
+	OutputMB int64 `toml:"output_mb"`
+	// Probe (proof track): how many satisfiable benchmarks per division
+	// each solver and checker are also run on, to catch a checker that
+	// says valid there (0: none).
+	Probe int `toml:"probe"`
 }
 
 // Solver is one entrant (or an organisers' reference solver).
@@ -82,8 +89,17 @@ type Solver struct {
 	Command []string `toml:"command"`
 	// IncrementalCommand reads commands on stdin (incremental track).
 	IncrementalCommand []string `toml:"incremental_command"`
-	// Package is a StarExec-style directory: bin/starexec_run_<config>
-	// and bin/smtcomp_run_incremental.
+	// ProofCommand runs the solver in the proof track ({file} as in
+	// Command; default: Command), and CheckerCommand its proof checker:
+	// {file} is the benchmark and {output} the file holding the solver's
+	// output; without them both are appended, in that order (2022 §5.8's
+	// smtcomp_solver and smtcomp_checker). A program given by a relative
+	// path with a slash is relative to the competition file.
+	ProofCommand   []string `toml:"proof_command"`
+	CheckerCommand []string `toml:"checker_command"`
+	// Package is a StarExec-style directory: bin/starexec_run_<config>,
+	// bin/smtcomp_run_incremental, and for the proof track
+	// bin/smtcomp_solver and bin/smtcomp_checker.
 	Package        string   `toml:"package"`
 	Configurations []string `toml:"configurations"`
 
@@ -224,6 +240,12 @@ func (c *Competition) check() error {
 		if t.Protocol != "" && t.Protocol != "2022" && t.Protocol != "2005" {
 			return fmt.Errorf("[tracks.%s]: protocol %q: want 2022 or 2005", name, t.Protocol)
 		}
+		if t.Probe != 0 && tr != benchmark.Proof {
+			return fmt.Errorf("[tracks.%s]: probe is a setting of the proof track", name)
+		}
+		if t.Probe < 0 || t.OutputMB < 0 {
+			return fmt.Errorf("[tracks.%s]: probe and output_mb must not be negative", name)
+		}
 	}
 	if c.Seed.Value == nil && c.Seed.NYSE == "" {
 		return errors.New("[seed]: give value, or entrants and nyse")
@@ -270,6 +292,9 @@ func (c *Competition) check() error {
 			}
 			s.logicRE = append(s.logicRE, re)
 		}
+		if err := c.checkProof(s); err != nil {
+			return fmt.Errorf("solver %s: %w", s.Name, err)
+		}
 		if s.Package != "" {
 			if err := c.checkPackage(s); err != nil {
 				return fmt.Errorf("solver %s: package: %w", s.Name, err)
@@ -299,6 +324,10 @@ func (c *Competition) checkPackage(s *Solver) error {
 			scripts = append(scripts, "smtcomp_run_incremental")
 			continue
 		}
+		if tr == benchmark.Proof {
+			scripts = append(scripts, "smtcomp_solver", "smtcomp_checker")
+			continue
+		}
 		cfgs := s.Configurations
 		if len(cfgs) == 0 {
 			cfgs = []string{"default"}
@@ -318,6 +347,33 @@ func (c *Competition) checkPackage(s *Solver) error {
 		}
 	}
 	return nil
+}
+
+// checkProof checks the proof track's commands of a solver that enters it
+// (a package has scripts instead) and resolves their relative programs.
+func (c *Competition) checkProof(s *Solver) error {
+	for _, cmd := range [][]string{s.ProofCommand, s.CheckerCommand} {
+		if len(cmd) > 0 && strings.Contains(cmd[0], "/") {
+			cmd[0] = c.Path(cmd[0])
+		}
+	}
+	if _, ok := c.Tracks[string(benchmark.Proof)]; !ok || s.Package != "" || !s.enters(benchmark.Proof) {
+		return nil
+	}
+	if len(s.CheckerCommand) == 0 {
+		return errors.New("enters the proof track: give checker_command (and proof_command if not command), or a package with bin/smtcomp_solver and bin/smtcomp_checker")
+	}
+	return nil
+}
+
+// enters reports whether the solver lists the track.
+func (s *Solver) enters(t benchmark.Track) bool {
+	for _, name := range s.Tracks {
+		if tr, err := benchmark.ParseTrack(name); err == nil && tr == t {
+			return true
+		}
+	}
+	return false
 }
 
 var trailingComma = regexp.MustCompile(`,(\s*[\]}])`)

@@ -5,8 +5,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/smtarena/smtarena/internal/sandbox"
@@ -41,6 +43,8 @@ type Result struct {
 	CheckerOutput []byte
 	Check         Check
 	Kept          Kept
+	// Answer is the solver's first output line (its check-sat answer).
+	Answer string
 	// Status is how the pair ended: complete, timeout, memout, abort (a
 	// limit on output or processes, or a checker without a verdict),
 	// error (could not start).
@@ -49,6 +53,24 @@ type Result struct {
 	Limit     string
 	CPU, Wall time.Duration // solver and checker together
 	PeakBytes int64         // the larger of the two
+}
+
+// firstLine returns the first non-blank line of a file, trimmed (at most
+// its first 4 KiB).
+func firstLine(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	buf := make([]byte, 4096)
+	n, _ := io.ReadFull(f, buf)
+	for _, line := range strings.Split(string(buf[:n]), "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			return line
+		}
+	}
+	return ""
 }
 
 // checkerOutputLimit bounds what is read of a checker: a verdict and
@@ -130,6 +152,7 @@ func Run(ctx context.Context, p Pair) (Result, error) {
 			res.Status = "abort"
 		}
 	}
+	res.Answer = firstLine(p.Output)
 	above := p.CompressAbove
 	if above <= 0 {
 		above = CompressAbove
