@@ -14,7 +14,7 @@ func TestProofSettings(t *testing.T) {
 	proof := strings.Replace(good, `tracks = ["single-query"]`, `tracks = ["single-query", "proof"]`, 1) + "[tracks.proof]\nwall_limit = \"20m\"\nprobe = 3\n"
 	for src, want := range map[string]string{
 		proof: "solver z3: enters the proof track: give checker_command",
-		strings.Replace(good, "wall_limit = 30", "wall_limit = 30\nprobe = 2", 1):     "[tracks.single-query]: probe is a setting of the proof track",
+		strings.Replace(good, "wall_limit = 30", "wall_limit = 30\nprobe = 2", 1):      "[tracks.single-query]: probe is a setting of the proof track",
 		strings.Replace(good, "wall_limit = 30", "wall_limit = 30\noutput_mb = -1", 1): "must not be negative",
 		"lint = \"maybe\"\n" + good: `lint = "maybe": want "exclude" or "warn"`,
 	} {
