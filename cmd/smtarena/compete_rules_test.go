@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -88,17 +90,25 @@ func TestCompeteLint(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("compete: %d %s %s", code, out, errs)
 			}
+			report := filepath.Join(dir, "lint"+mode+"-work", "lint-single-query.txt")
+			first, err := os.ReadFile(report)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Run again (as a resumed run does): the report is the same.
+			if code, out, errs = runCLI(t, "", "compete", "--quiet", def); code != 0 {
+				t.Fatalf("compete again: %d %s %s", code, out, errs)
+			}
 			planned, what, said := "2 pairs planned", "left out", "left out"
 			if mode == "warn" {
 				planned, what, said = "6 pairs planned", "run anyway", `run anyway (lint = "warn")`
 			}
-			report := filepath.Join(dir, "lint"+mode+"-work", "lint-single-query.txt")
 			if !strings.Contains(out, planned) || !strings.Contains(out, "lint: 2 selected benchmarks of the single-query track break its input rules, "+said+": "+report) {
 				t.Errorf("output:\n%s", out)
 			}
 			data, err := os.ReadFile(report)
-			if err != nil {
-				t.Fatal(err)
+			if err != nil || !bytes.Equal(data, first) {
+				t.Fatalf("report after the second run: %v\n%s\nfirst:\n%s", err, data, first)
 			}
 			for _, want := range []string{"non-incremental/QF_UF/fam/let2.smt2: " + what, "let binds q twice",
 				"non-incremental/QF_UF/fam/named.smt2: " + what, "named term in the single-query track"} {
@@ -107,5 +117,32 @@ func TestCompeteLint(t *testing.T) {
 				}
 			}
 		})
+	}
+	// The verdicts of a run are kept, by path and content hash, for the
+	// next: a finding put into the cache is reported as if lint had made it.
+	cacheFile := filepath.Join(dir, "lintwarn-work", "lint-cache-single-query.json")
+	data, err := os.ReadFile(cacheFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cache struct {
+		Rules  int                         `json:"rules"`
+		Errors map[string][]map[string]any `json:"errors"`
+	}
+	if err := json.Unmarshal(data, &cache); err != nil || len(cache.Errors) != 3 {
+		t.Fatalf("cache: %v %s", err, data)
+	}
+	for k := range cache.Errors {
+		if strings.HasPrefix(k, "non-incremental/QF_UF/fam/good.smt2@") {
+			cache.Errors[k] = []map[string]any{{"Pos": map[string]any{"Filename": "good.smt2", "Line": 1, "Column": 1}, "Kind": "command", "Msg": "planted finding"}}
+		}
+	}
+	data, _ = json.Marshal(cache)
+	os.WriteFile(cacheFile, data, 0o644)
+	if code, out, errs := runCLI(t, "", "compete", "--quiet", filepath.Join(dir, "cwarn.toml")); code != 0 {
+		t.Fatalf("compete: %d %s %s", code, out, errs)
+	}
+	if report, _ := os.ReadFile(filepath.Join(dir, "lintwarn-work", "lint-single-query.txt")); !strings.Contains(string(report), "good.smt2:1:1: planted finding") {
+		t.Errorf("the cache was not read:\n%s", report)
 	}
 }

@@ -162,6 +162,7 @@ func (p *Prepared) planTrack(ctx context.Context, t benchmark.Track, log *slog.L
 		log.Info("benchmarks not linted: lint has no input rules for this year and track", "track", t, "rules", def.Rules)
 	}
 	var lintReports []LintReport
+	lintCache := loadLintCache(def, t)
 	probes, err := p.probeBenchmarks(ctx, t, runLogic, divOf)
 	if err != nil {
 		return 0, err
@@ -171,7 +172,7 @@ func (p *Prepared) planTrack(ctx context.Context, t benchmark.Track, log *slog.L
 			continue
 		}
 		if linted {
-			errs, err := p.lintBenchmark(lintOpts, b, bi >= len(selected))
+			errs, err := p.lintBenchmark(lintOpts, lintCache, b, bi >= len(selected))
 			if err != nil {
 				return 0, err
 			}
@@ -215,6 +216,9 @@ func (p *Prepared) planTrack(ctx context.Context, t benchmark.Track, log *slog.L
 	}
 	p.Lint = append(p.Lint, lintReports...)
 	if err := writeLintReport(def, t, lintReports); err != nil {
+		return 0, err
+	}
+	if err := lintCache.save(); err != nil {
 		return 0, err
 	}
 	if _, err := p.Store.PlanPairs(ctx, pairs); err != nil {

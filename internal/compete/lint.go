@@ -1,6 +1,7 @@
 package compete
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -30,22 +31,74 @@ func lintOptions(def *config.Competition, t benchmark.Track) (lint.Options, bool
 	return o, o.Validate() == nil
 }
 
+// lintCache holds the errors found in the benchmarks of a track, by the
+// benchmark's path and content hash, so that preparing a competition again (to
+// resume it) does not lint its selection again: lint reads about 15-35
+// MB/s, and a selection can be gigabytes.
+type lintCache struct {
+	path    string
+	Rules   int                       `json:"rules"`
+	Errors  map[string][]lint.Finding `json:"errors"` // by library path and hash; empty: clean
+	changed bool
+}
+
+// loadLintCache reads the track's cache, if any and for the same rules.
+func loadLintCache(def *config.Competition, t benchmark.Track) *lintCache {
+	c := &lintCache{path: filepath.Join(def.Path(def.WorkDir), "lint-cache-"+string(t)+".json")}
+	if data, err := os.ReadFile(c.path); err == nil && json.Unmarshal(data, c) == nil && c.Rules == def.Rules && c.Errors != nil {
+		return c
+	}
+	c.Rules, c.Errors = def.Rules, map[string][]lint.Finding{}
+	return c
+}
+
+// save writes the cache if it changed (beside, then renamed).
+func (c *lintCache) save() error {
+	if !c.changed {
+		return nil
+	}
+	data, err := json.Marshal(c)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(c.path), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(c.path+".tmp", data, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(c.path+".tmp", c.path)
+}
+
 // lintBenchmark returns the errors lint finds in a benchmark's source for
 // the track (notes are left out: they name checks lint could not make).
 // A benchmark of the proof track's soundness probe is satisfiable on
 // purpose: its status is not held against it.
-func (p *Prepared) lintBenchmark(o lint.Options, b benchmark.Benchmark, probe bool) ([]lint.Finding, error) {
-	src, err := p.sourceOf(b)
-	if err != nil {
-		return nil, err
-	}
-	res, err := lint.File(src, o)
-	if err != nil {
-		return nil, fmt.Errorf("lint: %w", err)
+func (p *Prepared) lintBenchmark(o lint.Options, cache *lintCache, b benchmark.Benchmark, probe bool) ([]lint.Finding, error) {
+	key := b.Path + "@" + b.Hash
+	all, ok := cache.Errors[key]
+	if !ok || b.Hash == "" {
+		src, err := p.sourceOf(b)
+		if err != nil {
+			return nil, err
+		}
+		res, err := lint.File(src, o)
+		if err != nil {
+			return nil, fmt.Errorf("lint: %w", err)
+		}
+		all = []lint.Finding{}
+		for _, f := range res.Findings {
+			if f.Severity == lint.Error {
+				all = append(all, f)
+			}
+		}
+		if b.Hash != "" {
+			cache.Errors[key], cache.changed = all, true
+		}
 	}
 	var errs []lint.Finding
-	for _, f := range res.Findings {
-		if f.Severity == lint.Error && !(probe && f.Kind == "status") {
+	for _, f := range all {
+		if !(probe && f.Kind == "status") {
 			errs = append(errs, f)
 		}
 	}
