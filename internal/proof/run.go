@@ -93,6 +93,10 @@ func Run(ctx context.Context, p Pair) (Result, error) {
 	if err := os.MkdirAll(filepath.Dir(p.Output), 0o755); err != nil {
 		return res, err
 	}
+	// A pair run again (its first run was interrupted) starts afresh.
+	if err := os.Remove(p.Output + ".gz"); err != nil && !os.IsNotExist(err) {
+		return res, err
+	}
 	f, err := os.Create(p.Output)
 	if err != nil {
 		return res, err
