@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/smtarena/smtarena/internal/store"
 	"github.com/smtarena/smtarena/internal/testenv"
@@ -185,5 +186,93 @@ checker_command = ["sh", "-c", "echo valid; echo steps=1"]
 	row := fmt.Sprintf(`(?m)^\s+z3\s+%d\s+0\s+%d\s+0\s+0\s`, pairs["z3"], holey["z3"])
 	if !regexp.MustCompile(row).MatchString(out) {
 		t.Errorf("z3's row: want %d pairs, no valid, %d holey, no invalid, no sat", pairs["z3"], holey["z3"])
+	}
+}
+
+// TestCompeteProofResume kills compete with SIGKILL during proof pairs
+// (solver and checker runs), then lets it finish: every pair is recorded
+// exactly once, and every kept proof is whole.
+func TestCompeteProofResume(t *testing.T) {
+	needRootForRuns(t)
+	if testing.Short() {
+		t.Skip("kills and resumes a run")
+	}
+	dir := t.TempDir()
+	lib := filepath.Join(dir, "lib", "non-incremental", "QF_UF", "tiny")
+	if err := os.MkdirAll(lib, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 40; i++ {
+		src := fmt.Sprintf("(set-info :smt-lib-version 2.6)\n(set-logic QF_UF)\n(set-info :status unsat)\n(declare-fun p%d () Bool)\n(assert (and p%d (not p%d)))\n(check-sat)\n(exit)\n", i, i, i)
+		if err := os.WriteFile(filepath.Join(lib, fmt.Sprintf("u%03d.smt2", i)), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The solver writes a proof of 100 KiB (kept compressed); the checker
+	// counts its lines.
+	solver := func(name string) string {
+		return fmt.Sprintf(`[[solvers]]
+name = %q
+tracks = ["proof"]
+logics = ["QF_UF"]
+command = ["sh", "-c", "echo unsat; echo '('; i=0; while [ $i -lt 4000 ]; do echo ' (step 1234567890123)'; i=$((i+1)); done; echo ')'", "s", "{file}"]
+checker_command = ["sh", "-c", "echo holey; echo lines=$(wc -l < \"$2\")", "c", "{file}", "{output}"]
+`, name)
+	}
+	def := filepath.Join(dir, "c.toml")
+	os.WriteFile(def, []byte(`name = "proofresume"
+rules = 2022
+library = ["lib"]
+workdir = "work"
+[seed]
+value = 3
+[tracks.proof]
+wall_limit = "10s"
+`+solver("a")+solver("b")), 0o644)
+	exe, _ := os.Executable()
+	for cycle := 0; cycle < 6; cycle++ {
+		c := exec.Command(exe, "compete", "--quiet", def)
+		c.Env = append(os.Environ(), "SMTARENA_TEST_MAIN=1")
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(300+cycle*97%300) * time.Millisecond)
+		_ = c.Process.Kill()
+		_ = c.Wait()
+	}
+	st := openCompeteStore(t, def)
+	before, err := st.Results(context.Background(), store.ResultFilter{Track: "proof"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d of 80 pairs recorded before the last run", len(before))
+	code, out, errs := runCLI(t, "", "compete", "--quiet", def)
+	if code != 0 {
+		t.Fatalf("final run: %d %s %s", code, out, errs)
+	}
+	rs, err := st.Results(context.Background(), store.ResultFilter{Track: "proof"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := map[string]bool{}
+	for _, r := range rs {
+		keys[r.SourceKey] = true
+		var x struct {
+			Verdict    string      `json:"verdict"`
+			Stats      [][2]string `json:"stats"`
+			ProofFile  string      `json:"proof_file"`
+			Compressed bool        `json:"proof_compressed"`
+		}
+		json.Unmarshal([]byte(r.Extra), &x)
+		if x.Verdict != "holey" || len(x.Stats) != 1 || x.Stats[0] != [2]string{"lines", "4003"} || !x.Compressed {
+			t.Errorf("%s on %s: %s", r.Solver, r.BenchmarkPath, r.Extra)
+			continue
+		}
+		if _, err := os.Stat(x.ProofFile); err != nil {
+			t.Errorf("proof of %s on %s: %v", r.Solver, r.BenchmarkPath, err)
+		}
+	}
+	if len(rs) != 80 || len(keys) != 80 {
+		t.Errorf("%d results for %d distinct pairs, want 80 each", len(rs), len(keys))
 	}
 }
