@@ -37,8 +37,12 @@ func newCompeteCmd(io streams) *cobra.Command {
 		Long: `Run a competition: index its library, select the benchmarks by its rules,
 prepare the solvers' inputs, plan every job pair in the store, run them under
 the track's limits (pinned to cores, round-robin across solvers), and print a
-result table per division. Kill it at any moment and run the same command
-again: it finishes the competition with every pair recorded exactly once.
+result table per division (the proof track: the checkers' verdicts and
+statistics, no score). Selected benchmarks that break their track's input
+rules are left out and listed in lint-<track>.txt in the work directory
+(lint = "warn" in the definition runs them). Kill it at any moment and run
+the same command again: it finishes the competition with every pair
+recorded exactly once.
 The store defaults to smtarena.db in the competition's work directory.`,
 		Example: `  smtarena compete competition.toml`,
 		Args:    cobra.ExactArgs(1),
