@@ -167,7 +167,7 @@ func (p *Prepared) planTrack(ctx context.Context, t benchmark.Track, log *slog.L
 	if err != nil {
 		return 0, err
 	}
-	for bi, b := range append(selected, probes...) {
+	for bi, b := range append(selected[:len(selected):len(selected)], probes...) {
 		if !runLogic[b.Logic] {
 			continue
 		}
@@ -206,7 +206,7 @@ func (p *Prepared) planTrack(ctx context.Context, t benchmark.Track, log *slog.L
 			if !s.Supports(t, b.Logic) {
 				in = "" // scored as unknown in zero time
 			}
-			for _, cfgName := range configurations(s) {
+			for _, cfgName := range configurations(s, t) {
 				pairs = append(pairs, store.Pair{Competition: key, Track: string(t), Division: divOf[b.Logic], Logic: b.Logic,
 					Solver: s.Name, Configuration: cfgName, BenchmarkID: b.ID, BenchmarkPath: b.Path, Input: in,
 					Expected: expected, Seq: seq})
@@ -228,8 +228,10 @@ func (p *Prepared) planTrack(ctx context.Context, t benchmark.Track, log *slog.L
 	return len(pairs), nil
 }
 
-func configurations(s *config.Solver) []string {
-	if len(s.Configurations) == 0 {
+// configurations lists the configurations a solver runs in a track: the
+// proof track runs smtcomp_solver, which has none.
+func configurations(s *config.Solver, t benchmark.Track) []string {
+	if len(s.Configurations) == 0 || t == benchmark.Proof {
 		return []string{"default"}
 	}
 	return s.Configurations
