@@ -37,8 +37,12 @@ func newCompeteCmd(io streams) *cobra.Command {
 		Long: `Run a competition: index its library, select the benchmarks by its rules,
 prepare the solvers' inputs, plan every job pair in the store, run them under
 the track's limits (pinned to cores, round-robin across solvers), and print a
-result table per division. Kill it at any moment and run the same command
-again: it finishes the competition with every pair recorded exactly once.
+result table per division (the proof track: the checkers' verdicts and
+statistics, no score). Selected benchmarks that break their track's input
+rules are left out and listed in lint-<track>.txt in the work directory
+(lint = "warn" in the definition runs them). Kill it at any moment and run
+the same command again: it finishes the competition with every pair
+recorded exactly once.
 The store defaults to smtarena.db in the competition's work directory.`,
 		Example: `  smtarena compete competition.toml`,
 		Args:    cobra.ExactArgs(1),
@@ -89,6 +93,7 @@ func runCompete(ctx context.Context, opts CompeteOptions, path string, io stream
 		total += n
 	}
 	fmt.Fprintf(io.out, "competition %s (%d rules), seed %d: %d pairs planned\n", def.Name, def.Rules, p.Seed, total)
+	printLintReports(io.out, def, p.Lint)
 	counts, _ := pairTotals(ctx, def, st)
 	done := counts[store.PairDone]
 	var mu sync.Mutex
@@ -141,6 +146,24 @@ func runCompete(ctx context.Context, opts CompeteOptions, path string, io stream
 	return printSummaries(ctx, def, st, io.out)
 }
 
+// printLintReports says, per track, how many selected benchmarks break the
+// track's input rules, what was done with them and where the report is.
+func printLintReports(w io.Writer, def *config.Competition, reports []compete.LintReport) {
+	n := map[benchmark.Track]int{}
+	for _, r := range reports {
+		n[r.Track]++
+	}
+	what := "left out"
+	if def.Lint == config.LintWarn {
+		what = "run anyway (lint = \"warn\")"
+	}
+	for _, t := range def.TrackNames() {
+		if n[t] > 0 {
+			fmt.Fprintf(w, "lint: %d selected benchmarks of the %s track break its input rules, %s: %s\n", n[t], t, what, compete.LintFile(def, t))
+		}
+	}
+}
+
 // isWrong reports whether a result holds a wrong answer, as the result
 // tables count them: a single-query sat/unsat against the status (also
 // one given before a kill at a limit), or an incremental run with a wrong
@@ -180,7 +203,11 @@ func printSummaries(ctx context.Context, def *config.Competition, st store.Store
 			if tw != nil {
 				tw.Flush()
 			}
-			fmt.Fprintf(w, "\n%s track, division %s\n", s.Track, s.Division)
+			note := ""
+			if !s.Competitive {
+				note = " (not competitive: no winner)"
+			}
+			fmt.Fprintf(w, "\n%s track, division %s%s\n", s.Track, s.Division, note)
 			tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 			fmt.Fprintln(tw, "solver\tpairs\tsolved\tsat\tunsat\tunknown\ttimeout\tmemout\tabort\twrong\tCPU s\twall s\t")
 			last = k
@@ -193,7 +220,10 @@ func printSummaries(ctx context.Context, def *config.Competition, st store.Store
 			return err
 		}
 	}
-	return printCoreSummaries(ctx, def, st, w)
+	if err := printCoreSummaries(ctx, def, st, w); err != nil {
+		return err
+	}
+	return printProofTables(ctx, def, st, w)
 }
 
 // printCoreSummaries prints the unsat-core track's table per division:

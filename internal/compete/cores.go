@@ -252,7 +252,7 @@ func (p *Prepared) planValidation(ctx context.Context) (int, error) {
 		}
 		for _, s := range vs[c.c.Logic] {
 			planned = append(planned, store.Pair{Competition: vkey, Track: ValidationTrack, Division: c.division, Logic: c.c.Logic,
-				Solver: s.Name, Configuration: configurations(s)[0], BenchmarkID: id, BenchmarkPath: c.c.BenchmarkPath,
+				Solver: s.Name, Configuration: configurations(s, benchmark.SingleQuery)[0], BenchmarkID: id, BenchmarkPath: c.c.BenchmarkPath,
 				Input: c.c.Input, Expected: string(benchmark.Unsat), Seq: seq})
 			seq++
 		}
