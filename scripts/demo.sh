@@ -40,6 +40,11 @@ $bin scramble --track unsat-core --seed 1 "$u" > "$out/named.smt2"
 z3 "$out/named.smt2" > "$out/named.z3" || true
 $bin validate-core --limit 15 "$out/named.smt2" "$out/named.z3" -- cvc5 -- cvc4 --lang smt2 || true
 
+step "publish the competition as a static website (smtarena report)"
+$bin report --config examples/demo.toml --out "$out/site"
+echo "serve it live from the store (also while compete runs): $bin serve --config examples/demo.toml  (then open http://127.0.0.1:8080/)"
+echo "or as static files: python3 -m http.server -d $out/site 8000, or open $out/site/index.html in a browser"
+
 step "progress and results as the store holds them"
 $bin status examples/demo.toml
 

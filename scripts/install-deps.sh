@@ -2,7 +2,8 @@
 # Installs what `make test` and `make demo` need on Debian 12, as root:
 # the real solvers the tests and the demo run, gcc and the C library's
 # development files (cgo, and the C random() reference)
-# and PostgreSQL (the store's conformance tests start their own server). Already-installed tools are
+# PostgreSQL (the store's conformance tests start their own server) and Chromium (the
+# site's browser tests). Already-installed tools are
 # left alone, so a second run costs nothing.
 set -euo pipefail
 need=()
@@ -16,6 +17,8 @@ done
 if ! command -v initdb >/dev/null 2>&1 && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
   need+=(postgresql)
 fi
+# The site's browser tests drive Debian's headless Chromium.
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
 if [ ${#need[@]} -eq 0 ]; then exit 0; fi
 if [ "$(id -u)" -ne 0 ]; then
   echo "install-deps: missing ${need[*]}; run as root (or install them) to get every test to run" >&2

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -94,47 +93,21 @@ func runCompete(ctx context.Context, opts CompeteOptions, path string, io stream
 	}
 	fmt.Fprintf(io.out, "competition %s (%d rules), seed %d: %d pairs planned\n", def.Name, def.Rules, p.Seed, total)
 	printLintReports(io.out, def, p.Lint)
-	counts, _ := pairTotals(ctx, def, st)
-	done := counts[store.PairDone]
-	var mu sync.Mutex
-	wrong, errorsSeen, validations := 0, 0, 0
-	tty := isTerminal(io.err) && !opts.Quiet
-	runStart := time.Now()
-	startDone := done
-	onPair := func(pr store.Pair, r store.Result) {
-		mu.Lock()
-		defer mu.Unlock()
-		if pr.Track == compete.ValidationTrack {
-			// Validation runs are planned as the cores come in: counted
-			// on their own.
-			validations++
-			if !opts.Quiet {
-				fmt.Fprintf(io.err, "%d validation runs (%s on a core of %s: %s)\n", validations, pr.Solver, pr.BenchmarkPath, r.Answer)
-			}
-			return
-		}
-		done++
-		if r.Status == "error" {
-			errorsSeen++
-		}
-		if isWrong(r) {
-			wrong++
-		}
-		eta := ""
-		if n := done - startDone; n > 0 {
-			left := time.Duration(float64(time.Since(runStart)) / float64(n) * float64(total-done))
-			eta = " ETA " + left.Round(time.Second).String()
-		}
-		line := fmt.Sprintf("%d/%d pairs (%s: %s %s)%s, %d wrong, %d errors", done, total, pr.Track, pr.Solver, r.Status, eta, wrong, errorsSeen)
-		if tty {
-			fmt.Fprintf(io.err, "\r\033[K%s", line)
-		} else if !opts.Quiet {
-			fmt.Fprintln(io.err, line)
+	done := map[string]int{}
+	for _, t := range def.TrackNames() {
+		if c, err := st.PairCounts(ctx, compete.Key(def, t)); err == nil {
+			done[string(t)] = c[string(t)][store.PairDone]
 		}
 	}
+	onPair := func(store.Pair, store.Result) {}
+	var prog *pairProgress
+	if !opts.Quiet {
+		prog = newPairProgress(io.err, isTerminal(io.err), p.Planned, done)
+		onPair = prog.onPair
+	}
 	err = compete.Run(ctx, p, compete.Options{Executor: &executor.Local{}, Workers: opts.Workers, OnPair: onPair})
-	if tty {
-		fmt.Fprintln(io.err)
+	if prog != nil {
+		prog.finish()
 	}
 	if errors.Is(err, context.Canceled) {
 		return fmt.Errorf("interrupted: run the same command again to resume")
@@ -175,20 +148,6 @@ func isWrong(r store.Result) bool {
 	}
 	_ = json.Unmarshal([]byte(r.Extra), &extra)
 	return extra.Wrong || extra.WrongAnswers > 0
-}
-
-func pairTotals(ctx context.Context, def *config.Competition, st store.Store) (map[string]int, error) {
-	out := map[string]int{}
-	for _, t := range def.TrackNames() {
-		c, err := st.PairCounts(ctx, compete.Key(def, t))
-		if err != nil {
-			return nil, err
-		}
-		for state, n := range c[string(t)] {
-			out[state] += n
-		}
-	}
-	return out, nil
 }
 
 func printSummaries(ctx context.Context, def *config.Competition, st store.Store, w io.Writer) error {

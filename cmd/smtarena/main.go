@@ -101,6 +101,8 @@ func newRootCmd(io streams) *cobra.Command {
 		newScoreCmd(io),
 		newScrambleCmd(io),
 		newValidateCoreCmd(io),
+		newReportCmd(io),
+		newServeCmd(io),
 	)
 	return root
 }
