@@ -104,7 +104,7 @@ var opByName = map[string]opInfo{
 	">=": {opGe, false, 2, -1}, ">": {opGt, false, 2, -1}, "to_real": {opToReal, false, 1, 1},
 	"to_int": {opToInt, false, 1, 1}, "is_int": {opIsInt, false, 1, 1},
 	"divisible": {opDivisible, true, 1, 1},
-	"concat": {opConcat, false, 2, -1}, "extract": {opExtract, true, 1, 1},
+	"concat":    {opConcat, false, 2, -1}, "extract": {opExtract, true, 1, 1},
 	"repeat": {opRepeat, true, 1, 1}, "zero_extend": {opZeroExt, true, 1, 1},
 	"sign_extend": {opSignExt, true, 1, 1}, "rotate_left": {opRotL, true, 1, 1},
 	"rotate_right": {opRotR, true, 1, 1}, "bvnot": {opBVNot, false, 1, 1},

@@ -13,10 +13,10 @@ const chunkSize = 4 << 20
 
 // chunk is a run of whole commands of the benchmark, parsed.
 type chunk struct {
-	s          *smtlib.Script
-	name       string
-	base       int // byte offset of the chunk in the file
-	line, col  int // line and column where the chunk starts (from 1)
+	s         *smtlib.Script
+	name      string
+	base      int // byte offset of the chunk in the file
+	line, col int // line and column where the chunk starts (from 1)
 }
 
 // position expands a position of the chunk's script to one in the file.
