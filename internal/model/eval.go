@@ -82,6 +82,7 @@ type evaluator struct {
 	realNums bool // numerals are Real (logics with reals and no integers)
 	syms     map[string]*symbol
 	abs      map[string]*absVal
+	named    map[string]bool // the names of :named terms
 	model    *smtlib.Response
 	tables   *tables
 
@@ -105,6 +106,7 @@ func newEvaluator(ctx context.Context) *evaluator {
 		sorts: newSortTable(),
 		syms:  map[string]*symbol{},
 		abs:   map[string]*absVal{},
+		named: map[string]bool{},
 		ctx:   ctx,
 		tables: &tables{
 			sortDecl: map[string]int{},
@@ -372,6 +374,11 @@ func (e *evaluator) start(i int) {
 		e.resume(i)
 		return
 	case smtlib.KindAnnotated:
+		for k := 1; k+1 < s.NumArgs(t); k += 2 {
+			if s.Name(s.Arg(t, k)) == ":named" {
+				e.named[s.Name(s.Arg(t, k+1))] = true
+			}
+		}
 		e.replace(s, s.Arg(t, 0))
 		return
 	case smtlib.KindForall, smtlib.KindExists:

@@ -383,7 +383,7 @@ func (v *validation) finish() Result {
 	res := v.res
 	// Read every definition of a declared symbol, so that sort problems
 	// are found whether or not an assertion needed the symbol.
-	var missing, extra []string
+	var missing, extra, aux []string
 	refs := v.modelRefs()
 	for _, sym := range v.declared {
 		if sym.bdef != nil {
@@ -407,15 +407,24 @@ func (v *validation) finish() Result {
 		}
 		switch {
 		case sym.bdef != nil:
-			extra = append(extra, n+" (defined by the benchmark)")
+			// z3 prints the benchmark's own definitions too; the
+			// benchmark's definition is the one evaluated.
+			aux = append(aux, n+" (defined by the benchmark)")
+		case sym.ctor != nil || sym.sel != nil:
+			extra = append(extra, n+" (a datatype's constructor or selector)")
 		case n == "div0" || n == "mod0" || n == "/0" || n == "div" || n == "mod" || n == "/":
 		case refs[n] || sym.used:
+		case e.named[n]:
+			aux = append(aux, n+" (a :named term)")
 		default:
-			extra = append(extra, n)
+			aux = append(aux, n)
 		}
 	}
 	for _, d := range v.dups {
 		extra = append(extra, d+" (defined twice)")
+	}
+	if len(aux) > 0 {
+		res.Notes = append(res.Notes, "auxiliary definitions (not judged): "+list(aux))
 	}
 	notes := func(r *Result) {
 		if len(missing) > 0 {
