@@ -14,6 +14,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/smtarena/smtarena/internal/benchmark"
 	"github.com/smtarena/smtarena/internal/compete"
 	"github.com/smtarena/smtarena/internal/config"
 	"github.com/smtarena/smtarena/internal/executor"
@@ -91,13 +92,22 @@ func runCompete(ctx context.Context, opts CompeteOptions, path string, io stream
 	counts, _ := pairTotals(ctx, def, st)
 	done := counts[store.PairDone]
 	var mu sync.Mutex
-	wrong, errorsSeen := 0, 0
+	wrong, errorsSeen, validations := 0, 0, 0
 	tty := isTerminal(io.err) && !opts.Quiet
 	runStart := time.Now()
 	startDone := done
 	onPair := func(pr store.Pair, r store.Result) {
 		mu.Lock()
 		defer mu.Unlock()
+		if pr.Track == compete.ValidationTrack {
+			// Validation runs are planned as the cores come in: counted
+			// on their own.
+			validations++
+			if !opts.Quiet {
+				fmt.Fprintf(io.err, "%d validation runs (%s on a core of %s: %s)\n", validations, pr.Solver, pr.BenchmarkPath, r.Answer)
+			}
+			return
+		}
 		done++
 		if r.Status == "error" {
 			errorsSeen++
@@ -179,6 +189,36 @@ func printSummaries(ctx context.Context, def *config.Competition, st store.Store
 			s.Unknown, s.Timeout, s.Memout, s.Aborted, s.Wrong, s.CPU, s.Wall)
 	}
 	if tw != nil {
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	return printCoreSummaries(ctx, def, st, w)
+}
+
+// printCoreSummaries prints the unsat-core track's table per division:
+// cores by verdict and the reduction they score (the rules' reading).
+func printCoreSummaries(ctx context.Context, def *config.Competition, st store.Store, w io.Writer) error {
+	sums, err := compete.CoreSummaries(ctx, def, st)
+	if err != nil {
+		return err
+	}
+	last := ""
+	var tw *tabwriter.Writer
+	for _, s := range sums {
+		if s.Division != last {
+			if tw != nil {
+				tw.Flush()
+			}
+			fmt.Fprintf(w, "\nunsat-core track, division %s: cores and their validation\n", s.Division)
+			tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+			fmt.Fprintln(tw, "solver\tpairs\tunsat\tvalidated\trefuted\tpending\tno core\till-formed\treported\tsat\treduction\tvalidation runs\tvalidation s\t")
+			last = s.Division
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.2f\t\n", s.Solver, s.Pairs, s.Unsat, s.Validated, s.Refuted,
+			s.Pending, s.NoCore, s.IllFormed, s.Reported, s.Sat, s.Reduction, s.ValidationRuns, s.ValidationWall)
+	}
+	if tw != nil {
 		return tw.Flush()
 	}
 	return nil
@@ -217,6 +257,15 @@ result tables so far. It reads the store only, so it works while compete runs.`,
 				sort.Strings(keys)
 				fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t\n", t, m[store.PairPending], m[store.PairRunning], m[store.PairDone],
 					m[store.PairPending]+m[store.PairRunning]+m[store.PairDone])
+				if t == benchmark.UnsatCore {
+					c, err := st.PairCounts(cmd.Context(), compete.ValidationKey(def.Name))
+					if err != nil {
+						return err
+					}
+					m := c[compete.ValidationTrack]
+					fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t\n", compete.ValidationTrack, m[store.PairPending], m[store.PairRunning], m[store.PairDone],
+						m[store.PairPending]+m[store.PairRunning]+m[store.PairDone])
+				}
 			}
 			tw.Flush()
 			return printSummaries(cmd.Context(), def, st, io.out)

@@ -231,6 +231,11 @@ func runScore(ctx context.Context, opts ScoreOptions, io streams) error {
 	if err != nil {
 		return err
 	}
+	if track == benchmark.UnsatCore {
+		if err := applyCoreVerdicts(ctx, st, results, rows, compat, io); err != nil {
+			return err
+		}
+	}
 	logics := map[string]bool{}
 	for _, r := range rows {
 		logics[benchmark.LogicOfPath(r.Benchmark)] = true

@@ -428,6 +428,11 @@ func Run(ctx context.Context, p *Prepared, opts Options) error {
 		if err := opts.Executor.Run(ctx, job); err != nil {
 			return err
 		}
+		if t == benchmark.UnsatCore {
+			if err := p.validation(ctx, opts, workers); err != nil {
+				return fmt.Errorf("unsat-core validation: %w", err)
+			}
+		}
 	}
 	return nil
 }
@@ -511,8 +516,14 @@ func (r *runner) run(ctx context.Context, slot int, p store.Pair) (store.Result,
 	if len(head) > 4096 {
 		head = head[:4096]
 	}
-	res := r.result(p, map[string]any{"reason": sr.Reason, "exit_code": sr.ExitCode, "signal": sr.Signal,
-		"wrong": v.Wrong, "output": string(head), "error": sr.Error, "backend": sr.Backend, "cores": spec.Limits.Cores})
+	extra := map[string]any{"reason": sr.Reason, "exit_code": sr.ExitCode, "signal": sr.Signal,
+		"wrong": v.Wrong, "output": string(head), "error": sr.Error, "backend": sr.Backend, "cores": spec.Limits.Cores}
+	if r.track == benchmark.UnsatCore {
+		if err := r.judgeCore(p, out.Bytes(), extra); err != nil {
+			return store.Result{}, err
+		}
+	}
+	res := r.result(p, extra)
 	res.Status, res.Answer = v.Status, v.Answer
 	res.CPU, res.Wall, res.MemoryMB = sr.CPU.Seconds(), sr.Wall.Seconds(), float64(sr.PeakMemoryBytes)/(1<<20)
 	return res, nil

@@ -52,6 +52,19 @@ type Track struct {
 	// Count is how many benchmarks the parallel and cloud tracks take
 	// (2022: 400, the hardest by the organisers' estimate).
 	Count int `toml:"count"`
+
+	// Unsat-core track: the wall-clock limit of each validation run
+	// (default 300 s, as the rules anticipate; the official runs of
+	// 2021-2023 used 120 s); the validating solvers, by name (default:
+	// those sound in this competition's single-query track for the
+	// core's division); the decision rule, "2018" (refuted when more
+	// validators say sat than unsat; 2018-2022) or "2026" (validated
+	// only when more say unsat than sat); and whether identical cores
+	// are validated once (default true).
+	ValidationLimit Duration `toml:"validation_limit"`
+	Validators      []string `toml:"validators"`
+	Decision        string   `toml:"decision"`
+	ShareCores      *bool    `toml:"share_cores"`
 }
 
 // Solver is one entrant (or an organisers' reference solver).
@@ -207,6 +220,9 @@ func (c *Competition) check() error {
 		if t.Protocol != "" && t.Protocol != "2022" && t.Protocol != "2005" {
 			return fmt.Errorf("[tracks.%s]: protocol %q: want 2022 or 2005", name, t.Protocol)
 		}
+		if err := c.checkValidation(name, t); err != nil {
+			return err
+		}
 	}
 	if c.Seed.Value == nil && c.Seed.NYSE == "" {
 		return errors.New("[seed]: give value, or entrants and nyse")
@@ -260,6 +276,46 @@ func (c *Competition) check() error {
 		}
 	}
 	return nil
+}
+
+// checkValidation checks the unsat-core track's validation settings, which
+// no other track has.
+func (c *Competition) checkValidation(name string, t Track) error {
+	if name != string(benchmark.UnsatCore) {
+		if t.ValidationLimit.Duration != 0 || t.Validators != nil || t.Decision != "" || t.ShareCores != nil {
+			return fmt.Errorf("[tracks.%s]: validation_limit, validators, decision and share_cores are settings of the unsat-core track", name)
+		}
+		return nil
+	}
+	if t.ValidationLimit.Duration < 0 {
+		return fmt.Errorf("[tracks.%s]: validation_limit must be positive", name)
+	}
+	switch t.Decision {
+	case "", "2018", "2026":
+	default:
+		return fmt.Errorf("[tracks.%s]: decision %q: want \"2018\" (refuted when more validators say sat than unsat) or \"2026\" (validated only when more say unsat than sat)", name, t.Decision)
+	}
+	for _, v := range t.Validators {
+		found := false
+		for i := range c.Solvers {
+			found = found || c.Solvers[i].Name == v
+		}
+		if !found {
+			return fmt.Errorf("[tracks.%s]: validator %q is not one of the [[solvers]]", name, v)
+		}
+	}
+	return nil
+}
+
+// SupportsLogic reports whether the solver takes benchmarks of a logic,
+// whatever the track (a validating solver of the unsat-core track).
+func (s *Solver) SupportsLogic(logic string) bool {
+	for _, re := range s.logicRE {
+		if re.MatchString(logic) {
+			return true
+		}
+	}
+	return false
 }
 
 // checkPackage checks that a solver's package has the scripts the tracks it
