@@ -100,6 +100,7 @@ func newRootCmd(io streams) *cobra.Command {
 		newTraceCmd(io),
 		newScoreCmd(io),
 		newScrambleCmd(io),
+		newValidateModelCmd(io),
 		newValidateCoreCmd(io),
 		newReportCmd(io),
 		newServeCmd(io),
