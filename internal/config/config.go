@@ -28,6 +28,8 @@ type Competition struct {
 	Solvers []Solver         `toml:"solvers"`
 	// Jobs is how many pairs run at once (default: CPUs / cores per job).
 	Jobs int `toml:"jobs"`
+	// Executor says where pairs run (executor.go).
+	Executor Executor `toml:"executor"`
 
 	dir string // where the file is: relative paths are relative to it
 }
@@ -52,6 +54,9 @@ type Track struct {
 	// Count is how many benchmarks the parallel and cloud tracks take
 	// (2022: 400, the hardest by the organisers' estimate).
 	Count int `toml:"count"`
+	// Nodes is how many nodes one pair of the cloud track gets (the
+	// Slurm executor's allocation per worker; default 1).
+	Nodes int `toml:"nodes"`
 }
 
 // Solver is one entrant (or an organisers' reference solver).
@@ -207,6 +212,9 @@ func (c *Competition) check() error {
 		if t.Protocol != "" && t.Protocol != "2022" && t.Protocol != "2005" {
 			return fmt.Errorf("[tracks.%s]: protocol %q: want 2022 or 2005", name, t.Protocol)
 		}
+	}
+	if err := c.Executor.check(); err != nil {
+		return err
 	}
 	if c.Seed.Value == nil && c.Seed.NYSE == "" {
 		return errors.New("[seed]: give value, or entrants and nyse")
