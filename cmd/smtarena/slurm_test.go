@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -148,4 +149,206 @@ command = ["cvc4", "{file}"]
 		t.Errorf("status: exit %d, no line per node:\n%s", code, out)
 	}
 	t.Logf("%d pairs, %d answered sat or unsat\n%s", sn, len(sa), out)
+}
+
+// faultDef writes a competition of n benchmarks and two fake solvers that
+// take 0.3 s a pair.
+func faultDef(t *testing.T, dir string, n int) string {
+	t.Helper()
+	writeLibrary(t, filepath.Join(dir, "lib"), n)
+	def := filepath.Join(dir, "c.toml")
+	if err := os.WriteFile(def, []byte(`name = "faults"
+rules = 2018
+library = ["lib"]
+[seed]
+value = 3
+[tracks.single-query]
+wall_limit = "20s"
+[[solvers]]
+name = "a"
+tracks = ["single-query"]
+logics = ["QF_UF"]
+command = ["sh", "-c", "sleep 0.3; echo sat", "a", "{file}"]
+[[solvers]]
+name = "b"
+tracks = ["single-query"]
+logics = ["QF_UF"]
+command = ["sh", "-c", "sleep 0.3; echo unsat", "b", "{file}"]
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return def
+}
+
+// coordinator starts `compete --executor slurm` as a process of its own,
+// its output in a file.
+func coordinator(t *testing.T, dir, dsn, def string, n int) *exec.Cmd {
+	t.Helper()
+	exe, _ := os.Executable()
+	out, err := os.Create(filepath.Join(dir, fmt.Sprintf("coordinator-%d.out", n)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := exec.Command(exe, "compete", "--db", dsn, "--executor", "slurm", "--slurm-jobs", "2", "--lease", slurmTestLease.String(), def)
+	c.Stdout, c.Stderr = out, out
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Process.Kill(); out.Close() })
+	return c
+}
+
+// slurmTestLease is the lease of the fault tests.
+const slurmTestLease = 3 * time.Second
+
+// waitPairs waits until at least n pairs are done, failing after limit.
+func waitPairs(t *testing.T, st store.Store, key string, n int, limit time.Duration, what string) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) {
+		c, err := st.PairCounts(context.Background(), key)
+		if err == nil && c["single-query"][store.PairDone] >= n {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	c, _ := st.PairCounts(context.Background(), key)
+	t.Fatalf("%s: fewer than %d pairs done after %s (%v)", what, n, limit, c)
+}
+
+// TestSlurmFaults runs a 120-pair competition on the two-node cluster
+// through every fault the executor must survive, one after the other, each
+// within a time bound: kill -9 of the coordinator (started again), scancel
+// of a worker job, a restart of PostgreSQL, and the loss of a node (its
+// slurmd and every process of its jobs killed with SIGKILL), whose pairs
+// run again on the other node. The competition finishes; every pair is
+// recorded exactly once.
+func TestSlurmFaults(t *testing.T) {
+	cluster, dsn := slurmSetup(t)
+	dir := t.TempDir()
+	def := faultDef(t, dir, 60)
+	const key = "faults/single-query"
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Log(outputs(dir))
+		}
+	})
+	co := coordinator(t, dir, dsn, def, 1)
+	st := openStoreWait(t, dsn)
+	waitPairs(t, st, key, 10, 60*time.Second, "start")
+
+	// The coordinator killed: the workers carry on; a new one takes over.
+	_ = co.Process.Kill()
+	_ = co.Wait()
+	co = coordinator(t, dir, dsn, def, 2)
+	waitPairs(t, st, key, 25, 30*time.Second, "after kill -9 of the coordinator")
+
+	// A worker job cancelled: its pairs are given back, and the
+	// coordinator submits another worker.
+	out, err := exec.Command("squeue", "--noheader", "--format", "%A", "--states", "RUNNING").Output()
+	if err != nil || len(strings.Fields(string(out))) == 0 {
+		t.Fatalf("squeue: %v %q", err, out)
+	}
+	if out, err := exec.Command("scancel", strings.Fields(string(out))[0]).CombinedOutput(); err != nil {
+		t.Fatalf("scancel: %v %s", err, out)
+	}
+	waitPairs(t, st, key, 40, 30*time.Second, "after scancel")
+
+	// PostgreSQL restarted under the workers and the coordinator.
+	testenv.RestartPostgres(t)
+	waitPairs(t, st, key, 55, 30*time.Second, "after the PostgreSQL restart")
+
+	// Node n1 lost with the pairs it runs.
+	var ps []store.Pair
+	var lostIDs []int64
+	deadline := time.Now().Add(10 * time.Second)
+	for len(lostIDs) == 0 && time.Now().Before(deadline) {
+		ps, _ = st.Pairs(context.Background(), key)
+		for _, p := range ps {
+			if p.State == store.PairRunning && strings.HasPrefix(p.Owner, "n1/") {
+				lostIDs = append(lostIDs, p.ID)
+			}
+		}
+		if len(lostIDs) == 0 {
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	if len(lostIDs) == 0 {
+		t.Fatal("n1 runs no pair to lose")
+	}
+	lost := time.Now()
+	cluster.KillNode(t, "n1")
+	// Each lost pair runs again on n2: taken over at most a lease (plus
+	// the claim poll) after the loss.
+	again := map[int64]bool{}
+	for len(again) < len(lostIDs) && time.Since(lost) < slurmTestLease+30*time.Second {
+		ps, _ = st.Pairs(context.Background(), key)
+		for _, p := range ps {
+			for _, id := range lostIDs {
+				if p.ID == id && !strings.HasPrefix(p.Owner, "n1/") {
+					again[id] = true
+				}
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	rerun := time.Since(lost)
+	if len(again) < len(lostIDs) {
+		t.Fatalf("%d of n1's %d pairs ran again after %s", len(again), len(lostIDs), rerun)
+	}
+	t.Logf("node loss: n1's %d pairs running again on n2 %s after the loss (lease %s)", len(lostIDs), rerun.Round(time.Millisecond), slurmTestLease)
+
+	done := make(chan error, 1)
+	go func() { done <- co.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			b, _ := os.ReadFile(filepath.Join(dir, "coordinator-2.out"))
+			t.Fatalf("coordinator: %v\n%s", err, b)
+		}
+	case <-time.After(90 * time.Second):
+		t.Fatal("the coordinator did not finish within 90 s of the node loss")
+	}
+	rs, err := st.Results(context.Background(), store.ResultFilter{Track: "single-query"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := map[string]bool{}
+	for _, r := range rs {
+		keys[r.SourceKey] = true
+	}
+	if len(rs) != 120 || len(keys) != 120 {
+		t.Errorf("%d results for %d distinct pairs, want 120 each", len(rs), len(keys))
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "coordinator-2.out"))
+	if !regexp.MustCompile(`\ba +60 +30 +30 +0 `).Match(b) {
+		t.Errorf("summary:\n%s", b)
+	}
+}
+
+// openStoreWait opens the store once the coordinator has made it.
+func openStoreWait(t *testing.T, dsn string) store.Store {
+	t.Helper()
+	st, err := store.Open(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// outputs returns the ends of the coordinators' and workers' outputs.
+func outputs(dir string) string {
+	var b strings.Builder
+	files, _ := filepath.Glob(filepath.Join(dir, "coordinator-*.out"))
+	more, _ := filepath.Glob(filepath.Join(dir, "*", "slurm", "worker-*.out"))
+	for _, f := range append(files, more...) {
+		data, _ := os.ReadFile(f)
+		lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+		if len(lines) > 8 {
+			lines = lines[len(lines)-8:]
+		}
+		fmt.Fprintf(&b, "== %s\n%s\n", filepath.Base(f), strings.Join(lines, "\n"))
+	}
+	return b.String()
 }
