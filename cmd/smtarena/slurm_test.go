@@ -2,11 +2,14 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -351,4 +354,104 @@ func outputs(dir string) string {
 		fmt.Fprintf(&b, "== %s\n%s\n", filepath.Base(f), strings.Join(lines, "\n"))
 	}
 	return b.String()
+}
+
+// TestSlurmTracks runs the parallel and the cloud track on the two-node
+// cluster: a parallel-track pair gets a whole node (all its cores, no other
+// pair beside it), and a cloud-track pair (nodes = 2) gets both nodes,
+// listed in its hostfile, whose path it has in SMTARENA_HOSTFILE and as an
+// argument.
+func TestSlurmTracks(t *testing.T) {
+	_, dsn := slurmSetup(t)
+	dir := t.TempDir()
+	writeLibrary(t, filepath.Join(dir, "lib"), 3)
+	def := filepath.Join(dir, "c.toml")
+	// Each run prints its answer, its start and end time and its hostfile
+	// (from the variable and from the argument; empty outside the cloud
+	// track).
+	solver := `s=$(date +%s.%N); sleep 0.4; echo sat; echo "times $s $(date +%s.%N)"; ` +
+		`echo "env $(tr '\n' ' ' < "$SMTARENA_HOSTFILE")"; echo "arg $(tr '\n' ' ' < "$1")"`
+	if err := os.WriteFile(def, []byte(fmt.Sprintf(`name = "tracks"
+rules = 2022
+library = ["lib"]
+[seed]
+value = 5
+[tracks.parallel]
+wall_limit = "20s"
+[tracks.cloud]
+wall_limit = "20s"
+nodes = 2
+[[solvers]]
+name = "a"
+tracks = ["parallel", "cloud"]
+logics = ["QF_UF"]
+command = ["sh", "-c", %q, "a", "{hostfile}", "{file}"]
+[[solvers]]
+name = "b"
+tracks = ["parallel", "cloud"]
+logics = ["QF_UF"]
+command = ["sh", "-c", %q, "b", "{hostfile}", "{file}"]
+`, solver, solver)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCLI(t, "", "compete", "--db", dsn, "--executor", "slurm", "--slurm-jobs", "2", "--lease", "5s", def)
+	if code != 0 {
+		t.Fatalf("compete: exit %d\n%s\n%s\n%s", code, out, errs, outputs(dir))
+	}
+	st := openStoreWait(t, dsn)
+	for _, track := range []string{"parallel", "cloud"} {
+		rs, err := st.Results(context.Background(), store.ResultFilter{Track: track})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps, err := st.Pairs(context.Background(), "tracks/"+track)
+		if err != nil || len(ps) != 6 || len(rs) != 6 {
+			t.Fatalf("%s: %d pairs, %d results (%v)", track, len(ps), len(rs), err)
+		}
+		node := map[string]string{}
+		for _, p := range ps {
+			node[fmt.Sprintf("pair:%d", p.ID)], _, _ = strings.Cut(p.Owner, "/")
+		}
+		type span struct{ from, to float64 }
+		byNode := map[string][]span{}
+		for _, r := range rs {
+			var extra struct {
+				Output string   `json:"output"`
+				Cores  []int    `json:"cores"`
+				Nodes  []string `json:"nodes"`
+			}
+			if err := json.Unmarshal([]byte(r.Extra), &extra); err != nil {
+				t.Fatal(err)
+			}
+			if r.Answer != "sat" {
+				t.Errorf("%s %s: %s %s", track, r.SourceKey, r.Status, extra.Output)
+			}
+			var sp span
+			for _, line := range strings.Split(extra.Output, "\n") {
+				fmt.Sscanf(line, "times %f %f", &sp.from, &sp.to)
+			}
+			byNode[node[r.SourceKey]] = append(byNode[node[r.SourceKey]], sp)
+			switch track {
+			case "parallel":
+				if len(extra.Cores) != runtime.NumCPU() {
+					t.Errorf("parallel pair on cores %v, want all %d of the node", extra.Cores, runtime.NumCPU())
+				}
+			case "cloud":
+				if !strings.Contains(extra.Output, "env n1 n2 ") && !strings.Contains(extra.Output, "env n2 n1 ") ||
+					!strings.Contains(extra.Output, "arg n1 n2 ") && !strings.Contains(extra.Output, "arg n2 n1 ") || len(extra.Nodes) != 2 {
+					t.Errorf("cloud pair: hostfile lacks a node:\n%s\nnodes %v", extra.Output, extra.Nodes)
+				}
+			}
+			t.Logf("%s %s on %s: %q", track, r.SourceKey, node[r.SourceKey], extra.Output)
+		}
+		// One pair at a time on a node (a cloud pair's allocation).
+		for n, spans := range byNode {
+			sort.Slice(spans, func(i, j int) bool { return spans[i].from < spans[j].from })
+			for i := 1; i < len(spans); i++ {
+				if spans[i].from < spans[i-1].to {
+					t.Errorf("%s: two pairs at once on %s: %v", track, n, spans)
+				}
+			}
+		}
+	}
 }
