@@ -16,7 +16,6 @@ import (
 	"github.com/smtarena/smtarena/internal/benchmark"
 	"github.com/smtarena/smtarena/internal/compete"
 	"github.com/smtarena/smtarena/internal/config"
-	"github.com/smtarena/smtarena/internal/executor"
 	"github.com/smtarena/smtarena/internal/store"
 	"github.com/spf13/cobra"
 )
@@ -26,6 +25,7 @@ type CompeteOptions struct {
 	DB      string
 	Workers int
 	Quiet   bool
+	ExecutorOptions
 }
 
 func newCompeteCmd(io streams) *cobra.Command {
@@ -52,6 +52,7 @@ The store defaults to smtarena.db in the competition's work directory.`,
 	cmd.Flags().StringVar(&opts.DB, "db", os.Getenv("SMTARENA_DB"), "store (default: smtarena.db in the work directory)")
 	cmd.Flags().IntVar(&opts.Workers, "workers", 0, "pairs run at once (default: CPUs / cores per job)")
 	cmd.Flags().BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress display")
+	addExecutorFlags(cmd, &opts.ExecutorOptions)
 	return cmd
 }
 
@@ -81,6 +82,10 @@ func runCompete(ctx context.Context, opts CompeteOptions, path string, io stream
 		return err
 	}
 	defer st.Close()
+	ex, err := competeExecutor(opts.ExecutorOptions, def, path, opts.DB, st, io.err, opts.Quiet)
+	if err != nil {
+		return err
+	}
 	log := slog.New(slog.NewTextHandler(io.err, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	start := time.Now()
 	p, err := compete.Prepare(ctx, def, st, log)
@@ -105,7 +110,7 @@ func runCompete(ctx context.Context, opts CompeteOptions, path string, io stream
 		prog = newPairProgress(io.err, isTerminal(io.err), p.Planned, done)
 		onPair = prog.onPair
 	}
-	err = compete.Run(ctx, p, compete.Options{Executor: &executor.Local{}, Workers: opts.Workers, OnPair: onPair})
+	err = compete.Run(ctx, p, compete.Options{Executor: ex, Workers: opts.Workers, OnPair: onPair})
 	if prog != nil {
 		prog.finish()
 	}
@@ -257,6 +262,9 @@ result tables so far. It reads the store only, so it works while compete runs.`,
 				}
 			}
 			tw.Flush()
+			if err := printNodes(cmd.Context(), def, st, io.out); err != nil {
+				return err
+			}
 			return printSummaries(cmd.Context(), def, st, io.out)
 		},
 	}

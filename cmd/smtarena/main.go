@@ -97,6 +97,7 @@ func newRootCmd(io streams) *cobra.Command {
 		newSelectCmd(io),
 		newCompeteCmd(io),
 		newStatusCmd(io),
+		newWorkerCmd(io),
 		newTraceCmd(io),
 		newScoreCmd(io),
 		newScrambleCmd(io),

@@ -33,6 +33,10 @@ type Options struct {
 	// OnPair is called after each completed pair.
 	OnPair func(store.Pair, store.Result)
 	Log    *slog.Logger
+	// Hostfile lists the nodes of a cloud-track pair's allocation (the
+	// Slurm worker writes it); its solver gets the path in
+	// SMTARENA_HOSTFILE and for {hostfile} in its command.
+	Hostfile string
 }
 
 // Prepared is a competition made ready to run: its seed, and its pairs
@@ -460,6 +464,9 @@ func Run(ctx context.Context, p *Prepared, opts Options) error {
 			workers = max(1, runtime.NumCPU()/cores)
 		}
 		r := &runner{p: p, track: t, cfg: tc, cores: cores}
+		if t == benchmark.Cloud {
+			r.hostfile = opts.Hostfile
+		}
 		job := executor.Job{Store: p.Store, Competition: Key(p.Def, t), Workers: workers, RunPair: r.run, OnDone: opts.OnPair,
 			MemoryPerPair: tc.MemoryMB << 20}
 		if err := opts.Executor.Run(ctx, job); err != nil {
@@ -476,10 +483,11 @@ func Run(ctx context.Context, p *Prepared, opts Options) error {
 
 // runner runs the pairs of one track.
 type runner struct {
-	p     *Prepared
-	track benchmark.Track
-	cfg   config.Track
-	cores int
+	p        *Prepared
+	track    benchmark.Track
+	cfg      config.Track
+	cores    int
+	hostfile string // the cloud track's nodes, see Options.Hostfile
 }
 
 func (r *runner) solver(name string) *config.Solver {
@@ -543,6 +551,10 @@ func (r *runner) run(ctx context.Context, slot int, p store.Pair) (store.Result,
 	args, onStdin := ts.SingleQueryArgs(p.Input, protocol)
 	var out bytes.Buffer
 	spec := sandbox.Spec{Args: args, Limits: r.limits(slot), Protocol: protocol, Stdout: &out}
+	var nodes []string
+	if r.hostfile != "" {
+		spec.Args, spec.Env, nodes = withHostfile(spec.Args, r.hostfile)
+	}
 	if onStdin {
 		f, err := os.Open(p.Input)
 		if err != nil {
@@ -570,8 +582,30 @@ func (r *runner) run(ctx context.Context, slot int, p store.Pair) (store.Result,
 			return store.Result{}, err
 		}
 	}
+	if nodes != nil {
+		extra["nodes"] = nodes
+	}
 	res := r.result(p, extra)
 	res.Status, res.Answer = v.Status, v.Answer
 	res.CPU, res.Wall, res.MemoryMB = sr.CPU.Seconds(), sr.Wall.Seconds(), float64(sr.PeakMemoryBytes)/(1<<20)
 	return res, nil
+}
+
+// withHostfile gives a cloud-track solver the hostfile of its nodes: its
+// path for {hostfile} in the command and in SMTARENA_HOSTFILE, with the
+// Slurm variables that let it start processes on the other nodes (srun).
+// It returns the nodes, recorded with the result.
+func withHostfile(args []string, hostfile string) ([]string, []string, []string) {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = strings.ReplaceAll(a, "{hostfile}", hostfile)
+	}
+	env := []string{"SMTARENA_HOSTFILE=" + hostfile}
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "SLURM_") {
+			env = append(env, kv)
+		}
+	}
+	b, _ := os.ReadFile(hostfile)
+	return out, env, strings.Fields(string(b))
 }

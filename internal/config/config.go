@@ -32,6 +32,8 @@ type Competition struct {
 	// its track's input rules (internal/lint): "exclude" (the default)
 	// leaves it out, "warn" runs it; both report it.
 	Lint string `toml:"lint"`
+	// Executor says where pairs run (executor.go).
+	Executor Executor `toml:"executor"`
 
 	dir string // where the file is: relative paths are relative to it
 }
@@ -82,6 +84,9 @@ type Track struct {
 	// each solver and checker are also run on, to catch a checker that
 	// says valid there (0: none).
 	Probe int `toml:"probe"`
+	// Nodes is how many nodes one pair of the cloud track gets (the
+	// Slurm executor's allocation per worker; default 1).
+	Nodes int `toml:"nodes"`
 }
 
 // Solver is one entrant (or an organisers' reference solver).
@@ -262,6 +267,9 @@ func (c *Competition) check() error {
 		if t.Probe < 0 || t.OutputMB < 0 {
 			return fmt.Errorf("[tracks.%s]: probe and output_mb must not be negative", name)
 		}
+	}
+	if err := c.Executor.check(); err != nil {
+		return err
 	}
 	if c.Seed.Value == nil && c.Seed.NYSE == "" {
 		return errors.New("[seed]: give value, or entrants and nyse")
