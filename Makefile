@@ -70,6 +70,7 @@ bench: build
 	$(GO) test -run '^$$' -bench Select500k -benchtime 1x ./internal/selection/
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./internal/executor/
 	$(GO) test -run '^$$' -bench ScoreMillion -benchtime 3x -cpu 1 ./internal/score/
+	$(GO) test -run '^$$' -bench CoreValidation -benchtime 1x ./internal/compete/
 	$(GO) test -run '^$$' -bench ImportScore2024 -benchtime 1x ./cmd/smtarena/
 	$(GO) test -run '^$$' -bench 'ReportMillion|ServeMillion' -benchtime 1x ./cmd/smtarena/
 	@echo "reference (issue 16): a site of one million pairs in at most 60 s and 2 GB, no page over 1 MB; serve's p99 under 100 ms at one million pairs while compete writes"

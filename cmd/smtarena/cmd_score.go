@@ -374,6 +374,11 @@ func scoreStored(ctx context.Context, st store.Store, opts ScoreOptions, so scor
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	if track == benchmark.UnsatCore {
+		if err := applyCoreVerdicts(ctx, st, results, rows, so.Compat, io); err != nil {
+			return nil, nil, nil, err
+		}
+	}
 	logics := map[string]bool{}
 	for _, r := range rows {
 		logics[benchmark.LogicOfPath(r.Benchmark)] = true

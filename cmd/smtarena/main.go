@@ -97,9 +97,12 @@ func newRootCmd(io streams) *cobra.Command {
 		newSelectCmd(io),
 		newCompeteCmd(io),
 		newStatusCmd(io),
+		newWorkerCmd(io),
 		newTraceCmd(io),
 		newScoreCmd(io),
 		newScrambleCmd(io),
+		newValidateModelCmd(io),
+		newValidateCoreCmd(io),
 		newReportCmd(io),
 		newServeCmd(io),
 	)

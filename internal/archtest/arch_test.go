@@ -60,7 +60,7 @@ func TestDependencyDirection(t *testing.T) {
 		t.Fatal("no packages found")
 	}
 	domain := []string{"benchmark", "smtlib", "model", "library", "selection", "scramble", "trace",
-		"track", "validate", "score", "store", "executor", "report", "web", "config", "official", "benchgen"}
+		"track", "validate", "proof", "score", "store", "executor", "report", "web", "config", "official", "benchgen"}
 	ioPkgs := []string{"os", "os/exec", "net", "net/http", "database/sql", "io/fs", "syscall"}
 	for pkg, imps := range pkgs {
 		name := strings.TrimPrefix(pkg, "internal/")

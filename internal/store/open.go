@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
 	_ "github.com/mattn/go-sqlite3"    // registers the "sqlite3" driver
@@ -86,14 +87,23 @@ func ownerOnly(path string) error {
 	return nil
 }
 
-// OpenPostgres connects to a PostgreSQL database.
+// OpenPostgres connects to a PostgreSQL database. Its connections are
+// pooled (a worker's slots, its lease renewal and a coordinator share a
+// few), and an operation that fails for a transient reason (the server
+// restarting, a connection lost) is tried again for up to DefaultRetry.
 func OpenPostgres(ctx context.Context, dsn string) (*Postgres, error) {
 	db, err := sql.Open("pgx", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	s := &Postgres{sqlStore{db: db, d: postgresDialect}}
-	if err := db.PingContext(ctx); err != nil {
+	// A few connections per process: many workers share one server, whose
+	// default limit is 100 connections.
+	db.SetMaxOpenConns(8)
+	db.SetMaxIdleConns(4)
+	db.SetConnMaxIdleTime(5 * time.Minute)
+	db.SetConnMaxLifetime(time.Hour)
+	s := &Postgres{sqlStore{db: db, d: postgresDialect, retryFor: DefaultRetry}}
+	if err := s.retry(ctx, func() error { return db.PingContext(ctx) }); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("store: connect to PostgreSQL: %w", err)
 	}
@@ -102,4 +112,18 @@ func OpenPostgres(ctx context.Context, dsn string) (*Postgres, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// ErrOneMachine is returned by Shared for a store that lives on one
+// machine.
+var ErrOneMachine = errors.New("the SQLite store lives in a file on one machine; an executor on several machines needs a PostgreSQL store (--db postgres://...)")
+
+// Shared checks that workers on other machines can use the store: a
+// PostgreSQL store, not an SQLite file (whose locks do not hold over a
+// network filesystem).
+func Shared(s Store) error {
+	if _, ok := s.(*Postgres); ok {
+		return nil
+	}
+	return ErrOneMachine
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -66,6 +67,9 @@ type PairStore interface {
 	PairCounts(ctx context.Context, competition string) (map[string]map[string]int, error)
 	// Pairs lists a competition's pairs.
 	Pairs(ctx context.Context, competition string) ([]Pair, error)
+	// NodeCounts counts a competition's running and done pairs by the
+	// node (host) of the worker that holds or completed them.
+	NodeCounts(ctx context.Context, competition string) (map[string]map[string]int, error)
 }
 
 var (
@@ -86,6 +90,7 @@ func scanPair(rows interface{ Scan(...any) error }) (Pair, error) {
 func (s *sqlStore) PlanPairs(ctx context.Context, ps []Pair) (int, error) {
 	n := 0
 	err := s.tx(ctx, func(tx *sql.Tx) error {
+		n = 0 // counted afresh if a transient error runs this again
 		st, err := tx.PrepareContext(ctx, `INSERT INTO pairs (competition, track, division, logic, solver, configuration,
 			benchmark_id, benchmark_path, input, expected, heat, seq, state, owner, lease_until, attempts)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'pending', '', 0, 0)
@@ -127,6 +132,7 @@ func (s *sqlStore) ClaimPairs(ctx context.Context, competition, owner string, n 
 		RETURNING ` + pairColumns
 	var out []Pair
 	err := s.tx(ctx, func(tx *sql.Tx) error {
+		out = out[:0]
 		rows, err := tx.QueryContext(ctx, q, owner, now+lease.Milliseconds(), competition, now, n)
 		if err != nil {
 			return err
@@ -150,8 +156,11 @@ func (s *sqlStore) ClaimPairs(ctx context.Context, competition, owner string, n 
 }
 
 func (s *sqlStore) RenewLeases(ctx context.Context, competition, owner string, lease time.Duration) error {
-	_, err := s.db.ExecContext(ctx, `UPDATE pairs SET lease_until = $1 WHERE competition = $2 AND owner = $3 AND state = 'running'`,
-		time.Now().Add(lease).UnixMilli(), competition, owner)
+	err := s.retry(ctx, func() error {
+		_, err := s.db.ExecContext(ctx, `UPDATE pairs SET lease_until = $1 WHERE competition = $2 AND owner = $3 AND state = 'running'`,
+			time.Now().Add(lease).UnixMilli(), competition, owner)
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("store: renew leases: %w", err)
 	}
@@ -159,30 +168,43 @@ func (s *sqlStore) RenewLeases(ctx context.Context, competition, owner string, l
 }
 
 func (s *sqlStore) ReleaseOwner(ctx context.Context, competition, owner string) (int, error) {
-	res, err := s.db.ExecContext(ctx, `UPDATE pairs SET state = 'pending', owner = '', lease_until = 0
-		WHERE competition = $1 AND owner = $2 AND state = 'running'`, competition, owner)
+	var n int64
+	err := s.retry(ctx, func() error {
+		res, err := s.db.ExecContext(ctx, `UPDATE pairs SET state = 'pending', owner = '', lease_until = 0
+			WHERE competition = $1 AND owner = $2 AND state = 'running'`, competition, owner)
+		if err == nil {
+			n, _ = res.RowsAffected()
+		}
+		return err
+	})
 	if err != nil {
 		return 0, fmt.Errorf("store: release %s: %w", owner, err)
 	}
-	n, _ := res.RowsAffected()
 	return int(n), nil
 }
 
 func (s *sqlStore) RunningOwners(ctx context.Context, competition string) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT owner FROM pairs WHERE competition = $1 AND state = 'running'`, competition)
+	var out []string
+	err := s.retry(ctx, func() error {
+		out = out[:0]
+		rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT owner FROM pairs WHERE competition = $1 AND state = 'running'`, competition)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var o string
+			if err := rows.Scan(&o); err != nil {
+				return err
+			}
+			out = append(out, o)
+		}
+		return rows.Err()
+	})
 	if err != nil {
 		return nil, fmt.Errorf("store: running owners: %w", err)
 	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var o string
-		if err := rows.Scan(&o); err != nil {
-			return nil, err
-		}
-		out = append(out, o)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 func (s *sqlStore) CompletePair(ctx context.Context, p Pair, r Result) error {
@@ -196,7 +218,10 @@ func (s *sqlStore) CompletePair(ctx context.Context, p Pair, r Result) error {
 			r.CPU, r.Wall, r.MemoryMB, r.Extra, r.SourceKey, p.ID); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE pairs SET state = 'done', lease_until = 0 WHERE id = $1`, p.ID)
+		// The worker that completed the pair first stays its owner: the
+		// node its result comes from.
+		_, err := tx.ExecContext(ctx, `UPDATE pairs SET state = 'done', lease_until = 0, owner = COALESCE(NULLIF($1, ''), owner)
+			WHERE id = $2 AND state <> 'done'`, p.Owner, p.ID) // SQLite numbers parameters as they appear
 		return err
 	})
 	if err != nil {
@@ -206,39 +231,73 @@ func (s *sqlStore) CompletePair(ctx context.Context, p Pair, r Result) error {
 }
 
 func (s *sqlStore) PairCounts(ctx context.Context, competition string) (map[string]map[string]int, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT track, state, COUNT(*) FROM pairs WHERE competition = $1 GROUP BY track, state`, competition)
+	out, err := s.counts(ctx, `SELECT track, state, COUNT(*) FROM pairs WHERE competition = $1 GROUP BY track, state`, competition, nil)
 	if err != nil {
 		return nil, fmt.Errorf("store: pair counts: %w", err)
 	}
-	defer rows.Close()
-	out := map[string]map[string]int{}
-	for rows.Next() {
-		var track, state string
-		var n int
-		if err := rows.Scan(&track, &state, &n); err != nil {
-			return nil, err
-		}
-		if out[track] == nil {
-			out[track] = map[string]int{}
-		}
-		out[track][state] = n
+	return out, nil
+}
+
+func (s *sqlStore) NodeCounts(ctx context.Context, competition string) (map[string]map[string]int, error) {
+	// Owners are host/pid/start (see executor.Owner): the node is the host.
+	out, err := s.counts(ctx, `SELECT owner, state, COUNT(*) FROM pairs WHERE competition = $1 AND owner <> '' GROUP BY owner, state`,
+		competition, func(owner string) string { return strings.SplitN(owner, "/", 2)[0] })
+	if err != nil {
+		return nil, fmt.Errorf("store: node counts: %w", err)
 	}
-	return out, rows.Err()
+	return out, nil
+}
+
+// counts runs a query of (key, state, count) rows into key -> state ->
+// count, the key mapped by keyOf when not nil.
+func (s *sqlStore) counts(ctx context.Context, q, competition string, keyOf func(string) string) (map[string]map[string]int, error) {
+	var out map[string]map[string]int
+	err := s.retry(ctx, func() error {
+		out = map[string]map[string]int{}
+		rows, err := s.db.QueryContext(ctx, q, competition)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var key, state string
+			var n int
+			if err := rows.Scan(&key, &state, &n); err != nil {
+				return err
+			}
+			if keyOf != nil {
+				key = keyOf(key)
+			}
+			if out[key] == nil {
+				out[key] = map[string]int{}
+			}
+			out[key][state] += n
+		}
+		return rows.Err()
+	})
+	return out, err
 }
 
 func (s *sqlStore) Pairs(ctx context.Context, competition string) ([]Pair, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+pairColumns+` FROM pairs WHERE competition = $1 ORDER BY seq`, competition)
+	var out []Pair
+	err := s.retry(ctx, func() error {
+		out = out[:0]
+		rows, err := s.db.QueryContext(ctx, `SELECT `+pairColumns+` FROM pairs WHERE competition = $1 ORDER BY seq`, competition)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			p, err := scanPair(rows)
+			if err != nil {
+				return err
+			}
+			out = append(out, p)
+		}
+		return rows.Err()
+	})
 	if err != nil {
 		return nil, fmt.Errorf("store: pairs: %w", err)
 	}
-	defer rows.Close()
-	var out []Pair
-	for rows.Next() {
-		p, err := scanPair(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
+	return out, nil
 }
