@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -213,6 +214,11 @@ func loadSite(ctx context.Context, st store.Store, o ScoreOptions, io streams) (
 				entrants[s.Name] = report.Entrant{Name: s.Name, Team: s.Team, Competitive: s.Competitive}
 			}
 		}
+		if t == benchmark.UnsatCore && def != nil {
+			if err := addCoreVerdicts(ctx, st, def, results); err != nil {
+				return nil, err
+			}
+		}
 		tr.Score, tr.Results, tr.TimeLimit = rep, results, rep.TimeLimit
 		in.Tracks = append(in.Tracks, tr)
 	}
@@ -369,4 +375,48 @@ func trackList(in *report.Input) string {
 		ns = append(ns, string(t.Track))
 	}
 	return strings.Join(ns, ", ")
+}
+
+// addCoreVerdicts adds to each unsat-core result the verdict on its core
+// and the validation's detail (each validator's answer and time), which
+// the store keeps with the distinct cores: the pages show them as the
+// result's other extra columns.
+func addCoreVerdicts(ctx context.Context, st store.Store, def *config.Competition, results []store.Result) error {
+	cores, err := st.Cores(ctx, compete.ValidationKey(def.Name))
+	if err != nil {
+		return err
+	}
+	byHash := map[string]store.Core{}
+	for _, c := range cores {
+		byHash[c.Hash] = c
+	}
+	for i := range results {
+		r := &results[i]
+		var x map[string]json.RawMessage
+		if json.Unmarshal([]byte(r.Extra), &x) != nil {
+			continue
+		}
+		var hash string
+		if json.Unmarshal(x["core_hash"], &hash) != nil || hash == "" {
+			continue
+		}
+		c, ok := byHash[hash]
+		if !ok {
+			continue
+		}
+		verdict := c.Verdict
+		if verdict == "" {
+			verdict = "pending"
+		}
+		x["core_verdict"], _ = json.Marshal(verdict)
+		if c.Detail != "" && json.Valid([]byte(c.Detail)) {
+			x["core_validation"] = json.RawMessage(c.Detail)
+		}
+		b, err := json.Marshal(x)
+		if err != nil {
+			return err
+		}
+		r.Extra = string(b)
+	}
+	return nil
 }

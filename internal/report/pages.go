@@ -624,13 +624,22 @@ var extraSkip = map[string]bool{"division": true, "logic": true, "output": true,
 	"signal": true, "job file": true, "pair id": true, "solver id": true, "configuration id": true, "benchmark id": true,
 	"job id": true, "reason": true, "wrong": true, "backend": true}
 
-// extraTable counts, per solver, the values of the track's own columns
-// (validator votes, model verdicts, checker results) where they take few
-// values: whatever a track records in a result's extra columns shows here
-// without the pages knowing the track.
+// extraTable shows, per solver, the track's own columns (validator votes,
+// model verdicts, checker results and statistics): whatever a track
+// records in a result's extra columns shows here without the pages
+// knowing the track. A column of few values (at most 8, each seen four
+// times on average) is counted by value; a numeric column of many values
+// (times, sizes) is summed and averaged.
 func (s *Site) extraTable(p *page, sc *scope) {
+	type numStat struct {
+		sum float64
+		n   int
+	}
 	counts := map[string]map[string]map[string]int{} // key -> value -> solver -> n
 	values := map[string]map[string]bool{}
+	seen := map[string]int{}
+	nonNum := map[string]bool{}
+	nums := map[string]map[string]*numStat{} // key -> solver
 	solvers := map[string]bool{}
 	for _, ri := range sc.results {
 		r := &sc.t.in.Results[ri]
@@ -641,6 +650,7 @@ func (s *Site) extraTable(p *page, sc *scope) {
 		if json.Unmarshal([]byte(r.Extra), &x) != nil {
 			continue
 		}
+		solvers[r.Solver] = true
 		for k, v := range x {
 			if extraSkip[k] {
 				continue
@@ -649,13 +659,26 @@ func (s *Site) extraTable(p *page, sc *scope) {
 			switch v := v.(type) {
 			case string:
 				val = v
+				nonNum[k] = true
 			case bool:
 				val = strconv.FormatBool(v)
+				nonNum[k] = true
 			case float64:
 				val = strconv.FormatFloat(v, 'f', -1, 64)
+				if nums[k] == nil {
+					nums[k] = map[string]*numStat{}
+				}
+				st := nums[k][r.Solver]
+				if st == nil {
+					st = &numStat{}
+					nums[k][r.Solver] = st
+				}
+				st.sum += v
+				st.n++
 			default:
 				continue
 			}
+			seen[k]++
 			if values[k] == nil {
 				values[k] = map[string]bool{}
 				counts[k] = map[string]map[string]int{}
@@ -668,25 +691,28 @@ func (s *Site) extraTable(p *page, sc *scope) {
 				counts[k][val] = map[string]int{}
 			}
 			counts[k][val][r.Solver]++
-			solvers[r.Solver] = true
 		}
 	}
-	var keys []string
+	var keys, numKeys []string
 	for k, vs := range values {
-		if len(vs) <= 8 && len(vs) > 0 {
+		switch {
+		case len(vs) <= 8 && len(vs)*4 <= seen[k]:
 			keys = append(keys, k)
+		case !nonNum[k] && nums[k] != nil:
+			numKeys = append(numKeys, k)
 		}
 	}
-	if len(keys) == 0 {
+	if len(keys) == 0 && len(numKeys) == 0 {
 		return
 	}
 	sort.Strings(keys)
+	sort.Strings(numKeys)
 	names := make([]string, 0, len(solvers))
 	for n := range solvers {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	p.raw("<h2>Track columns</h2><p>Values of the track's own columns (extra fields of the results), counted per solver.</p>")
+	p.raw("<h2>Track columns</h2><p>The track's own columns (extra fields of the results) per solver: values counted, or numbers summed and averaged.</p>")
 	cols := []string{"column", "value"}
 	for _, n := range names {
 		cols = append(cols, "#"+n)
@@ -704,6 +730,25 @@ func (s *Site) extraTable(p *page, sc *scope) {
 			p.cell(v)
 			for _, n := range names {
 				p.inum(counts[k][v][n])
+			}
+			p.raw("</tr>\n")
+		}
+	}
+	for _, k := range numKeys {
+		for _, what := range []string{"sum", "mean"} {
+			p.raw("<tr>")
+			p.cell(k)
+			p.cell("(" + what + ")")
+			for _, n := range names {
+				st := nums[k][n]
+				switch {
+				case st == nil:
+					p.cell("")
+				case what == "sum":
+					p.num(st.sum)
+				default:
+					p.num(st.sum / float64(st.n))
+				}
 			}
 			p.raw("</tr>\n")
 		}
