@@ -27,7 +27,8 @@ import (
 )
 
 // hostileOutput is what the hostile solver prints before its answer: markup,
-// a textarea end and invalid UTF-8.
+// a textarea end and invalid UTF-8; after it, 5,000 NUL bytes and more
+// markup, in the tail of its output.
 const hostileOutput = `<script>alert(1)</script>\n</textarea><img src=x onerror=alert(2)>\n\377\376 bad bytes\n`
 
 // siteCompetition writes a competition of z3, cvc5 and a solver that
@@ -67,7 +68,7 @@ command = ["sh", "-c", "sleep %[1]s; exec cvc5 \"$1\"", "cvc5", "{file}"]
 name = "evil<script>alert(3)</script>"
 tracks = ["single-query"]
 logics = ["QF_.*"]
-command = ["sh", "-c", "sleep %[1]s; printf '%[2]s'; echo sat", "evil", "{file}"]
+command = ["sh", "-c", "sleep %[1]s; printf '%[2]s'; echo sat; head -c 5000 /dev/zero | tr '\\\\0' x; printf '\\\\n<script>alert(4)</script>\\\\n'", "evil", "{file}"]
 `, delay, strings.ReplaceAll(hostileOutput, `\`, `\\`))
 	if err := os.WriteFile(def, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
@@ -399,6 +400,10 @@ func checkHostile(t *testing.T, ctx context.Context, base, siteDir string, rs []
 	}
 	if !found {
 		t.Errorf("the hostile output is not shown as text on %s: %q", target, outputs)
+	}
+	tails := eval[[]string](t, ctx, `Array.from(document.querySelectorAll('pre.output.tail')).map(p => p.textContent)`)
+	if len(tails) == 0 || !strings.Contains(tails[0], "<script>alert(4)</script>") {
+		t.Errorf("the tail of the hostile output (past 4 KiB) is not shown as text: %q", tails)
 	}
 	if !strings.Contains(title, "evil<script>alert(3)</script>") {
 		t.Errorf("the hostile solver's name is not shown as text: %q", title)

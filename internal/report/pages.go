@@ -620,7 +620,7 @@ func (s *Site) countsTable(p *page, sc *scope) {
 
 // extraKeys are extra columns every result has, shown on the pair pages
 // only.
-var extraSkip = map[string]bool{"division": true, "logic": true, "output": true, "cores": true, "error": true, "exit_code": true,
+var extraSkip = map[string]bool{"division": true, "logic": true, "output": true, "output_tail": true, "output_bytes": true, "command": true, "cores": true, "error": true, "exit_code": true,
 	"signal": true, "job file": true, "pair id": true, "solver id": true, "configuration id": true, "benchmark id": true,
 	"job id": true, "reason": true, "wrong": true, "backend": true}
 
@@ -900,7 +900,7 @@ func (s *Site) pairRow(p *page, rf ref) {
 	kv("expected", r.Expected)
 	kv("source", r.SourceKey)
 	var x map[string]any
-	output := ""
+	output, tail := "", ""
 	if r.Extra != "" && json.Unmarshal([]byte(r.Extra), &x) != nil {
 		kv("extra (not JSON)", r.Extra)
 	}
@@ -914,23 +914,23 @@ func (s *Site) pairRow(p *page, rf ref) {
 		case "output":
 			output, _ = x[k].(string)
 			continue
+		case "output_tail":
+			tail, _ = x[k].(string)
+			continue
 		case "division", "logic":
 			continue // in the row
 		}
-		var str string
-		switch v := x[k].(type) {
-		case string:
-			str = v
-		default:
-			b, _ := json.Marshal(v)
-			str = string(b)
-		}
-		kv(k, str)
+		kv(k, extraText(x[k]))
 	}
 	p.raw("</dl>")
 	if output != "" {
 		p.raw(`<pre class="output">`)
 		p.text(output)
+		p.raw("</pre>")
+	}
+	if tail != "" {
+		p.raw(`<p>…</p><pre class="output tail">`)
+		p.text(tail)
 		p.raw("</pre>")
 	}
 	p.raw("</details></td></tr>\n")
@@ -964,4 +964,34 @@ func (s *Site) disagreementsPage(p *page) {
 		}
 		p.endTable()
 	}
+}
+
+// extraText shows an extra column's value: a string as it is, a list of
+// strings (a command line) as words, anything else as JSON.
+func extraText(v any) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case []any:
+		words := make([]string, 0, len(v))
+		for _, w := range v {
+			s, ok := w.(string)
+			if !ok {
+				words = nil
+				break
+			}
+			if s == "" || strings.ContainsAny(s, " \t\n'\"\\$`;&|<>()*?") {
+				s = "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+			}
+			words = append(words, s)
+		}
+		if words != nil {
+			return strings.Join(words, " ")
+		}
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // escaped when written
+	_ = enc.Encode(v)        // decoded from JSON: encodes
+	return strings.TrimSpace(b.String())
 }
