@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"time"
@@ -20,6 +21,9 @@ import (
 	"github.com/smtarena/smtarena/internal/report"
 	"github.com/smtarena/smtarena/internal/store"
 )
+
+// reportMemoryLimit is report's soft memory limit (GOMEMLIMIT overrides it).
+const reportMemoryLimit = 1536 << 20
 
 // ReportOptions are the flags of `smtarena report`.
 type ReportOptions struct {
@@ -94,6 +98,12 @@ func runReport(ctx context.Context, opts ReportOptions, io streams) error {
 		return fmt.Errorf("give --out DIR")
 	}
 	start := time.Now()
+	if os.Getenv("GOMEMLIMIT") == "" {
+		// A site of a million results fits in about 1.2 GB when the
+		// garbage collector is told to keep under this (BenchmarkReportMillion);
+		// a bigger one goes over it, collecting more often.
+		debug.SetMemoryLimit(reportMemoryLimit)
+	}
 	st, err := openSiteStore(ctx, &opts.Score)
 	if err != nil {
 		return err
