@@ -3,12 +3,16 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/smtarena/smtarena/internal/store"
+	"github.com/smtarena/smtarena/internal/testenv"
 )
 
 // TestReportCompare publishes a run compared with another: answers that
@@ -77,5 +81,56 @@ func TestReportCompare(t *testing.T) {
 	}
 	if code, _, errs := runCLI(t, "", "report", "--db", a, "--rules", "2022", "--out", out, "--compare", filepath.Join(dir, "none.db"), "--compare-competition", "x"); code != 2 || !strings.Contains(errs, "--compare") {
 		t.Errorf("a store without results to compare: %d %s", code, errs)
+	}
+}
+
+// TestReportServePostgres publishes and serves results kept in PostgreSQL.
+func TestReportServePostgres(t *testing.T) {
+	dsn := testenv.Postgres(t)
+	st, err := store.Open(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rs []store.Result
+	for i := 0; i < 6; i++ {
+		exp := []string{"sat", "unsat"}[i%2]
+		for _, s := range []string{"z3", "cvc5"} {
+			rs = append(rs, store.Result{Competition: "pg", Year: 2022, Track: "single-query", Solver: s, BenchmarkPath: fmt.Sprintf("non-incremental/QF_LIA/b%d.smt2", i),
+				Status: "complete", Answer: exp, Expected: exp, CPU: 1, Wall: 1, Extra: "{}", SourceKey: fmt.Sprintf("pg:%s:%d", s, i)})
+		}
+	}
+	if _, err := st.AddResults(context.Background(), rs); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	out := filepath.Join(t.TempDir(), "site")
+	if code, stdout, errs := runCLI(t, "", "report", "--db", dsn, "--rules", "2022", "--out", out); code != 0 {
+		t.Fatalf("report: %d\n%s\n%s", code, stdout, errs)
+	}
+	page, err := os.ReadFile(filepath.Join(out, "t", "single-query", "QF_LinearIntArith.html"))
+	if err != nil || !strings.Contains(string(page), "Winner: ") {
+		t.Fatalf("division page: %v", err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	addrc := make(chan net.Addr, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- runServe(ctx, ServeOptions{Score: ScoreOptions{DB: dsn, Rules: 2022}, Addr: "127.0.0.1:0"}, streams{strings.NewReader(""), io.Discard, io.Discard},
+			func(a net.Addr) { addrc <- a })
+	}()
+	var a net.Addr
+	select {
+	case a = <-addrc:
+	case err := <-done:
+		t.Fatalf("serve: %v", err)
+	}
+	resp, err := http.Get("http://" + a.String() + "/t/single-query/QF_LinearIntArith.html")
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("GET: %v %v", err, resp)
+	}
+	resp.Body.Close()
+	stop()
+	if err := <-done; err != nil {
+		t.Errorf("serve: %v", err)
 	}
 }
