@@ -230,6 +230,10 @@ func loadSite(ctx context.Context, st store.Store, o ScoreOptions, io streams) (
 			}
 		}
 		tr.Score, tr.Results, tr.TimeLimit = rep, results, rep.TimeLimit
+		if def == nil {
+			// the limits the scores were computed with
+			in.Meta.Limits = append(in.Meta.Limits, report.Limit{Track: string(t), Wall: rep.TimeLimit, MemoryMB: int64(rep.MemLimit) << 10})
+		}
 		in.Tracks = append(in.Tracks, tr)
 	}
 	if len(in.Tracks) == 0 {

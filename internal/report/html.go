@@ -98,6 +98,15 @@ func (p *page) fnum(x float64, prec int) {
 	p.raw("</td>")
 }
 
+// numOrDash writes a numeric cell, "-" for zero (not given, not ranked).
+func (p *page) numOrDash(x float64) {
+	if x == 0 {
+		p.raw(`<td class="n">-</td>`)
+		return
+	}
+	p.num(x)
+}
+
 // inum writes an integer cell.
 func (p *page) inum(n int) {
 	p.raw(`<td class="n">`)

@@ -228,10 +228,10 @@ func (s *Site) overview(p *page) {
 		for _, l := range m.Limits {
 			p.raw("<tr>")
 			p.cell(l.Track)
-			p.num(l.CPU)
-			p.num(l.Wall)
-			p.inum(int(l.MemoryMB))
-			p.inum(l.Cores)
+			p.numOrDash(l.CPU)
+			p.numOrDash(l.Wall)
+			p.numOrDash(float64(l.MemoryMB))
+			p.numOrDash(float64(l.Cores))
 			p.raw("</tr>\n")
 		}
 		p.endTable()
@@ -536,7 +536,7 @@ func (s *Site) scopePage(p *page, sc *scope) {
 				} else {
 					p.raw("<tr>")
 				}
-				p.inum(e.Rank)
+				p.numOrDash(float64(e.Rank)) // 0: not competing
 				p.linkCell(s.solverHref(e.Solver), e.Solver)
 				p.cell(yesNo(e.Competitive))
 				p.num(e.Error)
@@ -807,7 +807,7 @@ func (s *Site) solverPage(p *page, sd *solverData) {
 					p.cell(td.name)
 					p.linkCell(s.scopeHref(td, d.Name), d.Name)
 					p.cell(kindName(rk.Kind))
-					p.inum(e.Rank)
+					p.numOrDash(float64(e.Rank)) // 0: not competing
 					p.num(e.Error)
 					p.num(e.Correct)
 					p.inum(e.Solved)
