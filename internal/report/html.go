@@ -136,7 +136,7 @@ func (p *page) head(id string, filter bool, cols ...string) {
 		p.text(id)
 		p.raw(`" placeholder="text in any column"></label></p>`)
 	}
-	p.raw(`<table class="data sortable" id="`)
+	p.raw(`<div class="scroll"><table class="data sortable" id="`)
 	p.text(id)
 	p.raw(`"><thead><tr>`)
 	for _, c := range cols {
@@ -152,7 +152,7 @@ func (p *page) head(id string, filter bool, cols ...string) {
 	p.raw("</tr></thead><tbody>\n")
 }
 
-func (p *page) endTable() { p.raw("</tbody></table>\n") }
+func (p *page) endTable() { p.raw("</tbody></table></div>\n") }
 
 // nav is the site's menu.
 type nav struct {
