@@ -35,6 +35,8 @@ type ReportOptions struct {
 	// Compare is another store whose results are compared with these;
 	// CompareCompetition keeps only that competition's results of it.
 	Compare, CompareCompetition string
+	// CompareAs pairs solvers of two names: NAME=OTHER.
+	CompareAs []string
 }
 
 // siteFlags registers the flags report and serve share.
@@ -90,6 +92,7 @@ options of smtarena score (--rules, --year, --compat official, --solvers, ...).
 	f.StringVar(&opts.Title, "title", "", "the site's title (default: the competition's name)")
 	f.StringVar(&opts.Compare, "compare", "", "another store to compare with (SQLite file or postgres:// URL)")
 	f.StringVar(&opts.CompareCompetition, "compare-competition", "", "with --compare: only this competition's results of it")
+	f.StringArrayVar(&opts.CompareAs, "compare-as", nil, "with --compare: NAME=OTHER pairs this run's solver NAME with OTHER of the other run (two versions of a solver); repeatable")
 	return cmd
 }
 
@@ -122,6 +125,14 @@ func runReport(ctx context.Context, opts ReportOptions, io streams) error {
 			return fmt.Errorf("--compare %s: %w", opts.Compare, err)
 		}
 		in.Compare = other
+		in.CompareAs = map[string]string{}
+		for _, a := range opts.CompareAs {
+			name, as, ok := strings.Cut(a, "=")
+			if !ok || name == "" || as == "" {
+				return fmt.Errorf("--compare-as %q: want NAME=OTHER", a)
+			}
+			in.CompareAs[name] = as
+		}
 	}
 	site := report.Build(in)
 	stats, err := site.Write(opts.Out)

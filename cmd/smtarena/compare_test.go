@@ -79,6 +79,17 @@ func TestReportCompare(t *testing.T) {
 	if n := strings.Count(string(svg), "<circle "); n != 14 {
 		t.Errorf("time scatter: %d marks, want 14", n)
 	}
+	// two versions of a solver: z3 here against cvc5 there (all solved)
+	out2 := filepath.Join(dir, "site2")
+	if code, stdout, errs := runCLI(t, "", "report", "--db", a, "--rules", "2022", "--out", out2, "--compare", b, "--compare-as", "z3=cvc5", "--compare-as", "cvc5=z3"); code != 0 {
+		t.Fatalf("report --compare-as: %d\n%s\n%s", code, stdout, errs)
+	}
+	if page, _ := os.ReadFile(filepath.Join(out2, "compare.html")); !strings.Contains(string(page), "z3 here with cvc5 there") || !strings.Contains(string(page), "20 pairs in both runs; 6 differ") {
+		t.Errorf("compare.html with --compare-as:\n%s", page)
+	}
+	if code, _, errs := runCLI(t, "", "report", "--db", a, "--rules", "2022", "--out", out2, "--compare", b, "--compare-as", "z3"); code != 2 || !strings.Contains(errs, "NAME=OTHER") {
+		t.Errorf("a bad --compare-as: %d %s", code, errs)
+	}
 	if code, _, errs := runCLI(t, "", "report", "--db", a, "--rules", "2022", "--out", out, "--compare", filepath.Join(dir, "none.db"), "--compare-competition", "x"); code != 2 || !strings.Contains(errs, "--compare") {
 		t.Errorf("a store without results to compare: %d %s", code, errs)
 	}
