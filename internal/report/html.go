@@ -76,6 +76,29 @@ func (p *page) link(href, text string) {
 	p.raw(`</a>`)
 }
 
+// item writes a term and its description in a <dl>, nothing when the
+// description is empty.
+func (p *page) item(k, v string) {
+	if v == "" {
+		return
+	}
+	p.raw("<dt>")
+	p.text(k)
+	p.raw("</dt><dd>")
+	p.text(v)
+	p.raw("</dd>")
+}
+
+// links writes links separated by sep: pairs of href and text.
+func (p *page) links(sep string, hrefText ...string) {
+	for i := 0; i+1 < len(hrefText); i += 2 {
+		if i > 0 {
+			p.raw(sep)
+		}
+		p.link(hrefText[i], hrefText[i+1])
+	}
+}
+
 // cell writes a table cell of text.
 func (p *page) cell(s string) {
 	p.raw("<td>")
@@ -182,13 +205,7 @@ func (p *page) open(title string, n *nav) {
 		p.link("t/"+slug(t)+"/index.html", t)
 	}
 	p.raw(" ")
-	p.link("solvers.html", "Solvers")
-	p.raw(" ")
-	p.link("wrong.html", "Wrong answers")
-	p.raw(" ")
-	p.link("disagreements.html", "Disagreements")
-	p.raw(" ")
-	p.link("downloads.html", "Downloads")
+	p.links(" ", "solvers.html", "Solvers", "wrong.html", "Wrong answers", "disagreements.html", "Disagreements", "downloads.html", "Downloads")
 	p.raw("</nav></header><main>\n<h1>")
 	p.text(title)
 	p.raw("</h1>\n")

@@ -192,16 +192,7 @@ func (s *Site) resultRow(p *page, rf ref, track, solver bool) {
 func (s *Site) overview(p *page) {
 	m := &s.in.Meta
 	p.raw(`<section><h2>The competition</h2><dl class="meta">`)
-	dl := func(k, v string) {
-		if v == "" {
-			return
-		}
-		p.raw("<dt>")
-		p.text(k)
-		p.raw("</dt><dd>")
-		p.text(v)
-		p.raw("</dd>")
-	}
+	dl := p.item
 	if m.Rules != 0 {
 		dl("Rules", strconv.Itoa(m.Rules))
 	}
@@ -886,16 +877,7 @@ func (s *Site) pairRow(p *page, rf ref) {
 	p.num(r.Wall)
 	p.num(r.MemoryMB)
 	p.raw(`<td><details><summary>pair</summary><dl class="meta">`)
-	kv := func(k, v string) {
-		if v == "" {
-			return
-		}
-		p.raw("<dt>")
-		p.text(k)
-		p.raw("</dt><dd>")
-		p.text(v)
-		p.raw("</dd>")
-	}
+	kv := p.item
 	kv("configuration", r.Configuration)
 	kv("expected", r.Expected)
 	kv("source", r.SourceKey)
