@@ -637,24 +637,32 @@ func (s *Site) extraTable(p *page, sc *scope) {
 		if r.Extra == "" || r.Extra == "{}" {
 			continue
 		}
-		var x map[string]any
+		// values stay raw until a column is known to be wanted: outputs
+		// are long
+		var x map[string]json.RawMessage
 		if json.Unmarshal([]byte(r.Extra), &x) != nil {
 			continue
 		}
 		solvers[r.Solver] = true
-		for k, v := range x {
-			if extraSkip[k] {
+		for k, raw := range x {
+			if extraSkip[k] || len(raw) == 0 {
 				continue
 			}
 			var val string
-			switch v := v.(type) {
-			case string:
-				val = v
+			switch c := raw[0]; {
+			case c == '"':
+				if json.Unmarshal(raw, &val) != nil {
+					continue
+				}
 				nonNum[k] = true
-			case bool:
-				val = strconv.FormatBool(v)
+			case c == 't' || c == 'f':
+				val = string(raw)
 				nonNum[k] = true
-			case float64:
+			case c == '-' || c >= '0' && c <= '9':
+				v, err := strconv.ParseFloat(string(raw), 64)
+				if err != nil {
+					continue
+				}
 				val = strconv.FormatFloat(v, 'f', -1, 64)
 				if nums[k] == nil {
 					nums[k] = map[string]*numStat{}
