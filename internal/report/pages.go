@@ -611,7 +611,7 @@ func (s *Site) countsTable(p *page, sc *scope) {
 
 // extraKeys are extra columns every result has, shown on the pair pages
 // only.
-var extraSkip = map[string]bool{"division": true, "logic": true, "output": true, "output_tail": true, "output_bytes": true, "command": true, "cores": true, "error": true, "exit_code": true,
+var extraSkip = map[string]bool{"division": true, "logic": true, "host": true, "output": true, "output_tail": true, "output_bytes": true, "command": true, "cores": true, "error": true, "exit_code": true,
 	"signal": true, "job file": true, "pair id": true, "solver id": true, "configuration id": true, "benchmark id": true,
 	"job id": true, "reason": true, "wrong": true, "backend": true}
 

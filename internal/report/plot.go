@@ -204,10 +204,15 @@ func (s *Site) cactus(w *bytes.Buffer, sc *scope, wall bool) {
 		y := float64(padT+innerH) - logPos(t, hi)*innerH
 		fmt.Fprintf(w, `<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#ddd"/><text x="%d" y="%.1f" text-anchor="end">%s</text>`, padL, padL+innerW, y, y, padL-4, y+4, tickLabel(t))
 	}
+	last := -1
 	for i := 0; i <= 4; i++ {
-		n := float64(most) * float64(i) / 4
-		x := float64(padL) + float64(innerW)*float64(i)/4
-		fmt.Fprintf(w, `<text x="%.1f" y="%d" text-anchor="middle">%s</text>`, x, padT+innerH+16, strconv.Itoa(int(math.Round(n))))
+		n := int(math.Round(float64(most) * float64(i) / 4))
+		if n == last {
+			continue
+		}
+		last = n
+		x := float64(padL) + float64(innerW)*float64(n)/float64(most)
+		fmt.Fprintf(w, `<text x="%.1f" y="%d" text-anchor="middle">%s</text>`, x, padT+innerH+16, strconv.Itoa(n))
 	}
 	fmt.Fprintf(w, `<text x="%d" y="%d" text-anchor="middle">benchmarks solved</text>`, padL+innerW/2, plotH-8)
 	fmt.Fprintf(w, `<text transform="translate(14 %d) rotate(-90)" text-anchor="middle">%s time (s, log)</text>`, padT+innerH/2, what)
