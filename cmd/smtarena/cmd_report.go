@@ -105,7 +105,7 @@ func runReport(ctx context.Context, opts ReportOptions, io streams) error {
 		// A site of a million results fits in about 1.2 GB when the
 		// garbage collector is told to keep under this (BenchmarkReportMillion);
 		// a bigger one goes over it, collecting more often.
-		debug.SetMemoryLimit(reportMemoryLimit)
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(reportMemoryLimit))
 	}
 	st, err := openSiteStore(ctx, &opts.Score)
 	if err != nil {
