@@ -216,34 +216,42 @@ func (s *Server) Run(ctx context.Context, addr string, ready func(net.Addr)) err
 	if err := CheckAddr(addr, s.opts.Token); err != nil {
 		return err
 	}
-	if s.snap.Load() == nil {
-		if err := s.Load(ctx); err != nil {
-			return err
-		}
-	}
-	if s.opts.Counts != nil {
-		if c, err := s.opts.Counts(ctx); err == nil {
-			s.counts = c
-		}
-	}
+	// Listen first: until the first build is made (a minute or two at a
+	// million pairs), visitors get a page that says so and reloads.
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	shutdown := func() {
+		sctx, c := context.WithTimeout(context.Background(), 2*time.Second)
+		defer c()
+		_ = srv.Shutdown(sctx) // ending: shutting down is all that is left
+	}
+	if s.snap.Load() == nil {
+		if err := s.Load(ctx); err != nil {
+			shutdown()
+			return err
+		}
+	}
+	if s.opts.Counts != nil {
+		if c, err := s.opts.Counts(ctx); err == nil {
+			s.mu.Lock()
+			s.counts = c
+			s.mu.Unlock()
+		}
+	}
 	go s.poll(ctx)
 	if ready != nil {
 		ready(ln.Addr())
 	}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
 	select {
 	case <-ctx.Done():
-		sctx, c := context.WithTimeout(context.Background(), 2*time.Second)
-		defer c()
-		_ = srv.Shutdown(sctx) // the context ended: shutting down is all that is left
+		shutdown()
 		return nil
 	case err := <-errc:
 		if errors.Is(err, http.ErrServerClosed) {
@@ -295,6 +303,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p = "index.html"
 	}
 	snap := s.snap.Load()
+	if snap == nil {
+		h.Set("Retry-After", "5")
+		h.Set("Content-Type", "text/html; charset=utf-8")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = w.Write([]byte(`<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="5"><link rel="icon" href="data:,"><title>Building the site</title></head><body><p>The site is being built from the store; this page reloads every 5 s.</p></body></html>`))
+		return
+	}
 	if p == "api/progress.json" {
 		s.progress(w, snap)
 		return

@@ -130,3 +130,12 @@ func TestServeRun(t *testing.T) {
 		t.Errorf("Run: %v", err)
 	}
 }
+
+// TestServeBuilding: before the first build, a page that says so.
+func TestServeBuilding(t *testing.T) {
+	s := New(Options{Load: func(context.Context) (*report.Input, error) { return input(), nil }})
+	w := get(t, s, "GET", "/index.html", nil)
+	if w.Code != http.StatusServiceUnavailable || !strings.Contains(w.Body.String(), "being built") || w.Header().Get("Retry-After") == "" {
+		t.Errorf("before the first build: %d %s", w.Code, w.Body.String())
+	}
+}
