@@ -187,9 +187,7 @@ func (s *Server) poll(ctx context.Context) {
 			s.opts.Log.Warn("pair counts", "error", err)
 			continue
 		}
-		s.mu.Lock()
-		s.counts = c
-		s.mu.Unlock()
+		s.observe(c)
 		b, _ := json.Marshal(c)
 		if string(b) == last || time.Now().Before(nextBuild) {
 			continue
@@ -240,9 +238,7 @@ func (s *Server) Run(ctx context.Context, addr string, ready func(net.Addr)) err
 	}
 	if s.opts.Counts != nil {
 		if c, err := s.opts.Counts(ctx); err == nil {
-			s.mu.Lock()
-			s.counts = c
-			s.mu.Unlock()
+			s.observe(c)
 		}
 	}
 	go s.poll(ctx)
@@ -348,6 +344,7 @@ func (s *Server) progress(w http.ResponseWriter, snap *snapshot) {
 		tracks = append(tracks, t)
 	}
 	sort.Strings(tracks)
+	rate := map[string]float64{} // pairs a second since serve started
 	for _, t := range tracks {
 		c := counts[t]
 		g := report.Progress{Track: t, Planned: c[store.PairPending] + c[store.PairRunning] + c[store.PairDone], Done: c[store.PairDone],
@@ -358,19 +355,18 @@ func (s *Server) progress(w http.ResponseWriter, snap *snapshot) {
 				g.Wrong += d.Wrong
 			}
 		}
-		if _, seen := s.firstAt[t]; !seen {
-			s.firstAt[t], s.firstN[t] = now, g.Done
+		if el := now.Sub(s.firstAt[t]).Seconds(); g.Done > s.firstN[t] && el > 0 && !s.firstAt[t].IsZero() {
+			rate[t] = float64(g.Done-s.firstN[t]) / el
 		}
-		switch el := now.Sub(s.firstAt[t]).Seconds(); {
-		case g.Done == g.Planned:
-			g.ETA = 0
-		case g.Done > s.firstN[t] && el > 0:
-			g.ETA = float64(g.Planned-g.Done) / (float64(g.Done-s.firstN[t]) / el)
-		}
+		g.ETA = eta(g, rate[t])
 		rows = append(rows, g)
 	}
 	s.mu.Unlock()
-	rows = append(rows, snap.progress...)
+	// the divisions as of the last build, with the track's rate
+	for _, d := range snap.progress {
+		d.ETA = eta(d, rate[d.Track])
+		rows = append(rows, d)
+	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(struct {
 		Progress []report.Progress `json:"progress"`
@@ -378,4 +374,30 @@ func (s *Server) progress(w http.ResponseWriter, snap *snapshot) {
 		Latest   []latest          `json:"latest"`
 		Built    string            `json:"built"`
 	}{rows, snap.results, snap.latest, snap.built.UTC().Format(time.RFC3339)}) // a client gone away is not an error of ours
+}
+
+// eta is the seconds left at a rate of pairs a second: 0 when done, -1
+// when unknown.
+func eta(g report.Progress, rate float64) float64 {
+	switch {
+	case g.Done >= g.Planned:
+		return 0
+	case rate > 0:
+		return float64(g.Planned-g.Done) / rate
+	}
+	return -1
+}
+
+// observe records the pair counts read from the store, and when each
+// track's count was first seen (the rate's start).
+func (s *Server) observe(c map[string]map[string]int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.counts = c
+	now := time.Now()
+	for t, m := range c {
+		if _, seen := s.firstAt[t]; !seen {
+			s.firstAt[t], s.firstN[t] = now, m[store.PairDone]
+		}
+	}
 }
