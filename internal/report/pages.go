@@ -248,7 +248,11 @@ func (s *Site) overview(p *page) {
 		p.link("t/"+slug(td.name)+"/index.html", td.name+" track")
 		p.raw("</h2>")
 		s.winners(p, td)
-		s.recognitions(p, td)
+		if rep := td.in.Score; rep != nil && (len(rep.BiggestLead) > 0 || len(rep.LargestContribution) > 0 || len(rep.CompetitionWide) > 0 || len(rep.Recognitions) > 0) {
+			p.raw("<details><summary>Competition-wide rankings of the track</summary>")
+			s.recognitions(p, td)
+			p.raw("</details>")
+		}
 		p.raw("</section>\n")
 	}
 }
