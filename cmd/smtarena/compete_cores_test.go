@@ -67,8 +67,8 @@ const (
 
 // coreCompetition writes a competition with the single-query track (whose
 // sound solvers validate) and the unsat-core track: z3 and cvc5 enter
-// both, cvc4 only the single-query track, and the two z3 wrappers only
-// the unsat-core track (not competitive).
+// both, cvc4 only the single-query track (and liar, always sat), and the
+// two z3 wrappers only the unsat-core track (not competitive).
 func coreCompetition(t *testing.T, dir, extra string) string {
 	t.Helper()
 	def := filepath.Join(dir, "c.toml")
@@ -100,6 +100,13 @@ name = "cvc4"
 tracks = ["single-query"]
 logics = ["QF_.*"]
 command = ["cvc4", "{file}"]
+[[solvers]]
+# wrong on every unsat benchmark: not sound, so it validates nothing
+name = "liar"
+competitive = false
+tracks = ["single-query"]
+logics = ["QF_.*"]
+command = ["sh", "-c", "echo sat", "liar", "{file}"]
 [[solvers]]
 name = "drop"
 competitive = false
@@ -147,6 +154,19 @@ func TestCompeteUnsatCore(t *testing.T) {
 	}
 	st := openCompeteStore(t, def)
 	ctx := context.Background()
+	all, err := compete.Summaries(ctx, cdef, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	liarWrong := 0
+	for _, s := range all {
+		if s.Solver == "liar" {
+			liarWrong += s.Wrong
+		}
+	}
+	if liarWrong != len(coreBenchmarks) {
+		t.Errorf("liar: %d wrong single-query answers, want %d", liarWrong, len(coreBenchmarks))
+	}
 	sums, err := compete.CoreSummaries(ctx, cdef, st)
 	if err != nil {
 		t.Fatal(err)
@@ -188,6 +208,11 @@ func TestCompeteUnsatCore(t *testing.T) {
 		var d compete.CoreDetail
 		if err := json.Unmarshal([]byte(c.Detail), &d); err != nil || len(d.Runs) != 3 || c.Verdict == "" {
 			t.Errorf("core %s: verdict %q, detail %s", c.Hash, c.Verdict, c.Detail)
+		}
+		for _, r := range d.Runs {
+			if r.Validator == "liar" {
+				t.Errorf("core %s validated by a solver with wrong single-query answers", c.Hash)
+			}
 		}
 	}
 	for _, want := range []string{"unsat-core track, division", "validation runs"} {
