@@ -480,3 +480,50 @@ command = ["sh", "-c", "sleep 5", "v", "{file}"]
 		}
 	}
 }
+
+// TestCompeteValidatorsByLogic: a logic's own list of validators is taken
+// over the track's list.
+func TestCompeteValidatorsByLogic(t *testing.T) {
+	needRootForRuns(t)
+	dir := t.TempDir()
+	writeLibrary(t, filepath.Join(dir, "lib"), 4)
+	def := filepath.Join(dir, "c.toml")
+	os.WriteFile(def, []byte(`name = "bylogic"
+rules = 2018
+library = ["lib"]
+[seed]
+value = 3
+[tracks.unsat-core]
+wall_limit = "10s"
+validation_limit = "5s"
+validators = ["no"]
+validators_by_logic = { QF_UF = ["yes"] }
+[[solvers]]
+name = "a"
+tracks = ["unsat-core"]
+logics = ["QF_UF"]
+command = ["sh", "-c", "echo unsat; echo '()'", "a", "{file}"]
+[[solvers]]
+name = "yes"
+logics = ["QF_UF"]
+command = ["sh", "-c", "echo unsat", "v", "{file}"]
+[[solvers]]
+name = "no"
+logics = ["QF_UF"]
+command = ["sh", "-c", "echo sat", "v", "{file}"]
+`), 0o644)
+	if code, out, errs := runCLI(t, "", "compete", "--quiet", def); code != 0 {
+		t.Fatalf("compete: %d\n%s\n%s", code, out, errs)
+	}
+	cores, err := openCompeteStore(t, def).Cores(context.Background(), compete.ValidationKey("bylogic"))
+	if err != nil || len(cores) == 0 {
+		t.Fatalf("cores: %v %d", err, len(cores))
+	}
+	for _, c := range cores {
+		var d compete.CoreDetail
+		json.Unmarshal([]byte(c.Detail), &d)
+		if c.Verdict != "validated" || len(d.Runs) != 1 || d.Runs[0].Validator != "yes" {
+			t.Errorf("core %s: %s %s", c.Hash, c.Verdict, c.Detail)
+		}
+	}
+}
