@@ -138,7 +138,10 @@ func runCompete(ctx context.Context, opts CompeteOptions, path string, io stream
 		return err
 	}
 	fmt.Fprintf(io.out, "done in %s\n", time.Since(start).Round(time.Millisecond))
-	return printSummaries(ctx, def, st, io.out)
+	if err := printSummaries(ctx, def, st, io.out); err != nil {
+		return err
+	}
+	return printCoreSummaries(ctx, def, st, io.out)
 }
 
 // isWrong reports whether a result holds a wrong answer, as the result
@@ -187,36 +190,6 @@ func printSummaries(ctx context.Context, def *config.Competition, st store.Store
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.2f\t%.2f\t\n", s.Solver, s.Pairs, s.Solved, s.Sat, s.Unsat,
 			s.Unknown, s.Timeout, s.Memout, s.Aborted, s.Wrong, s.CPU, s.Wall)
-	}
-	if tw != nil {
-		if err := tw.Flush(); err != nil {
-			return err
-		}
-	}
-	return printCoreSummaries(ctx, def, st, w)
-}
-
-// printCoreSummaries prints the unsat-core track's table per division:
-// cores by verdict and the reduction they score (the rules' reading).
-func printCoreSummaries(ctx context.Context, def *config.Competition, st store.Store, w io.Writer) error {
-	sums, err := compete.CoreSummaries(ctx, def, st)
-	if err != nil {
-		return err
-	}
-	last := ""
-	var tw *tabwriter.Writer
-	for _, s := range sums {
-		if s.Division != last {
-			if tw != nil {
-				tw.Flush()
-			}
-			fmt.Fprintf(w, "\nunsat-core track, division %s: cores and their validation\n", s.Division)
-			tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-			fmt.Fprintln(tw, "solver\tpairs\tunsat\tvalidated\trefuted\tpending\tno core\till-formed\treported\tsat\treduction\tvalidation runs\tvalidation s\t")
-			last = s.Division
-		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.2f\t\n", s.Solver, s.Pairs, s.Unsat, s.Validated, s.Refuted,
-			s.Pending, s.NoCore, s.IllFormed, s.Reported, s.Sat, s.Reduction, s.ValidationRuns, s.ValidationWall)
 	}
 	if tw != nil {
 		return tw.Flush()
@@ -268,7 +241,10 @@ result tables so far. It reads the store only, so it works while compete runs.`,
 				}
 			}
 			tw.Flush()
-			return printSummaries(cmd.Context(), def, st, io.out)
+			if err := printSummaries(cmd.Context(), def, st, io.out); err != nil {
+				return err
+			}
+			return printCoreSummaries(cmd.Context(), def, st, io.out)
 		},
 	}
 	cmd.Flags().StringVar(&opts.DB, "db", os.Getenv("SMTARENA_DB"), "store (default: smtarena.db in the work directory)")
