@@ -47,12 +47,6 @@ type Track struct {
 	Cores     int      `toml:"cores"`
 	// Logics restricts the track to these logics (default: all indexed).
 	Logics []string `toml:"logics"`
-	// Protocol is the termination protocol: "2022" or "2005".
-	Protocol string `toml:"protocol"`
-	// Count is how many benchmarks the parallel and cloud tracks take
-	// (2022: 400, the hardest by the organisers' estimate).
-	Count int `toml:"count"`
-
 	// Unsat-core track: the wall-clock limit of each validation run
 	// (default 300 s, as the rules anticipate; the official runs of
 	// 2021-2023 used 120 s); the validating solvers, by name (default:
@@ -63,12 +57,18 @@ type Track struct {
 	// are validated once (default true).
 	ValidationLimit Duration `toml:"validation_limit"`
 	Validators      []string `toml:"validators"`
+	Decision        string   `toml:"decision"`
+	ShareCores      *bool    `toml:"share_cores"`
 	// ValidatorsByLogic lists the validating solvers of a logic, as the
 	// official post-processor of 2021-2023 did; a logic listed here takes
 	// its list instead of Validators (or the default).
 	ValidatorsByLogic map[string][]string `toml:"validators_by_logic"`
-	Decision        string   `toml:"decision"`
-	ShareCores      *bool    `toml:"share_cores"`
+
+	// Protocol is the termination protocol: "2022" or "2005".
+	Protocol string `toml:"protocol"`
+	// Count is how many benchmarks the parallel and cloud tracks take
+	// (2022: 400, the hardest by the organisers' estimate).
+	Count int `toml:"count"`
 }
 
 // Solver is one entrant (or an organisers' reference solver).
@@ -221,11 +221,11 @@ func (c *Competition) check() error {
 		if t.CPULimit.Duration <= 0 && t.WallLimit.Duration <= 0 {
 			return fmt.Errorf("[tracks.%s]: set cpu_limit or wall_limit", name)
 		}
-		if t.Protocol != "" && t.Protocol != "2022" && t.Protocol != "2005" {
-			return fmt.Errorf("[tracks.%s]: protocol %q: want 2022 or 2005", name, t.Protocol)
-		}
 		if err := c.checkValidation(name, t); err != nil {
 			return err
+		}
+		if t.Protocol != "" && t.Protocol != "2022" && t.Protocol != "2005" {
+			return fmt.Errorf("[tracks.%s]: protocol %q: want 2022 or 2005", name, t.Protocol)
 		}
 	}
 	if c.Seed.Value == nil && c.Seed.NYSE == "" {
