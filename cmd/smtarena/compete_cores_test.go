@@ -292,6 +292,29 @@ func TestValidateCoreCLI(t *testing.T) {
 			t.Errorf("dup core of %s, official reading: %d\n%s", b, code, out)
 		}
 	}
+	// The report as JSON, the validation file kept.
+	b := coreBenchmarks[0]
+	named := filepath.Join(dir, filepath.Base(b))
+	keep := filepath.Join(dir, "validation.smt2")
+	code, out, errs := runCLI(t, "", "validate-core", "--json", "--out", keep, "--rule", "2026", named, named+".z3", "--", "cvc5")
+	var rep struct {
+		Judgement struct {
+			Answer string   `json:"answer"`
+			Core   []string `json:"core"`
+		}
+		Runs    []struct{ Validator, Answer string }
+		Verdict struct {
+			Rule      string
+			Validated bool
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); code != 0 || err != nil || rep.Judgement.Answer != "unsat" || len(rep.Judgement.Core) == 0 ||
+		len(rep.Runs) != 1 || rep.Runs[0].Validator != "cvc5" || rep.Verdict.Rule != "2026" || !rep.Verdict.Validated {
+		t.Errorf("--json: %d %v\n%s%s", code, err, out, errs)
+	}
+	if data, err := os.ReadFile(keep); err != nil || !strings.HasPrefix(string(data), ";; parsed ") {
+		t.Errorf("--out: %v %.40q", err, data)
+	}
 	// Usage errors name the problem.
 	for _, args := range [][]string{
 		{"validate-core", "a", "b"},
