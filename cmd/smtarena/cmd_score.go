@@ -211,25 +211,12 @@ func runScore(ctx context.Context, opts ScoreOptions, io streams) error {
 		return err
 	}
 	defer st.Close()
-	results, err := st.Results(ctx, store.ResultFilter{Year: year, Track: string(track)})
+	rows, err := rowsOf(ctx, st, store.ResultFilter{Year: year, Track: string(track)}, opts.Competition, track, opts.CheckSats, io)
 	if err != nil {
 		return err
 	}
-	if opts.Competition != "" {
-		kept := results[:0]
-		for _, r := range results {
-			if r.Competition == opts.Competition {
-				kept = append(kept, r)
-			}
-		}
-		results = kept
-	}
-	if len(results) == 0 {
+	if len(rows) == 0 {
 		return fmt.Errorf("no %s results of %d in %s (import some with smtarena import, or give --year)", track, year, opts.DB)
-	}
-	rows, err := rowsOf(ctx, st, results, track, opts.CheckSats, io)
-	if err != nil {
-		return err
 	}
 	logics := map[string]bool{}
 	for _, r := range rows {
@@ -298,22 +285,30 @@ func runScore(ctx context.Context, opts ScoreOptions, io streams) error {
 	return score.WriteTable(io.out, rep)
 }
 
-// rowsOf turns stored results into score rows, filling in from the
-// indexed library (or the check-sat table) what the results lack: the
-// status of a benchmark, an incremental benchmark's check-sat count, an
-// unsat-core benchmark's number of assertions.
-func rowsOf(ctx context.Context, st store.Store, results []store.Result, track benchmark.Track, checkSats string, io streams) ([]score.Row, error) {
-	rows := make([]score.Row, 0, len(results))
+// rowsOf turns the stored results of a filter (and of a competition, if
+// given) into score rows, filling in from the indexed library (or the
+// check-sat table) what the results lack: the status of a benchmark, an
+// incremental benchmark's check-sat count, an unsat-core benchmark's number
+// of assertions.
+func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competition string, track benchmark.Track, checkSats string, io streams) ([]score.Row, error) {
+	var rows []score.Row
 	needIndex := false
-	for _, r := range results {
+	err := st.EachResult(ctx, f, func(r *store.Result) error {
+		if competition != "" && r.Competition != competition {
+			return nil
+		}
 		row, err := score.RowOf(r.Solver, r.BenchmarkPath, r.Status, r.Answer, r.Expected, r.CPU, r.Wall, r.Extra)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if row.Expected == "" || (track == benchmark.UnsatCore && row.Reduction == 0 && row.CoreSize > 0) {
 			needIndex = true
 		}
 		rows = append(rows, row)
+		return nil
+	})
+	if err != nil || len(rows) == 0 {
+		return nil, err
 	}
 	var checks map[string]int
 	if track == benchmark.Incremental {

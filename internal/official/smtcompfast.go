@@ -422,7 +422,7 @@ func (c *validCursor) close(p byte) bool { return c.open(p) }
 // word reads a literal if it is next.
 func (c *validCursor) word(w string) bool {
 	c.space()
-	if strings.HasPrefix(string(c.b[c.i:]), w) {
+	if len(c.b)-c.i >= len(w) && string(c.b[c.i:c.i+len(w)]) == w {
 		c.i += len(w)
 		return true
 	}

@@ -87,11 +87,11 @@ func smallInt(s string) (int, bool) {
 	return n, true
 }
 
-// parseExtra reads an Extra object of the usual shape (the importers'
+// parseExtra reads, appending to x, an Extra object of the usual shape (the importers'
 // json.Marshal of a flat map: plain keys, strings without escapes, numbers,
 // true, false, null) without encoding/json's maps and interfaces; false
 // for anything else, which RowOf leaves to encoding/json.
-func parseExtra(s string) (extraFields, bool) {
+func parseExtra(s string, x extraFields) (extraFields, bool) {
 	i := 0
 	space := func() {
 		for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
@@ -114,7 +114,6 @@ func parseExtra(s string) (extraFields, bool) {
 		}
 		return "", false
 	}
-	x := make(extraFields, 0, 8)
 	space()
 	if i >= len(s) || s[i] != '{' {
 		return nil, false

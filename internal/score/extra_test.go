@@ -24,7 +24,7 @@ func mapString(v any) string {
 // checkExtra: what parseExtra reads, encoding/json reads the same.
 func checkExtra(t *testing.T, s string) {
 	t.Helper()
-	x, ok := parseExtra(s)
+	x, ok := parseExtra(s, nil)
 	var m map[string]any
 	err := json.Unmarshal([]byte(s), &m)
 	if !ok {
@@ -65,7 +65,7 @@ func TestParseExtra(t *testing.T) {
 		checkExtra(t, s)
 	}
 	for _, s := range extraSeeds[:4] {
-		if _, ok := parseExtra(s); !ok {
+		if _, ok := parseExtra(s, nil); !ok {
 			t.Errorf("%s: not read", s)
 		}
 	}

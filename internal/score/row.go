@@ -71,7 +71,8 @@ func RowOf(solver, path, status, answer, expected string, cpu, wall float64, ext
 	if extra == "" || extra == "{}" {
 		return r, nil
 	}
-	x, ok := parseExtra(extra)
+	var fields [12]extraField
+	x, ok := parseExtra(extra, fields[:0])
 	if !ok {
 		var m map[string]any
 		if err := json.Unmarshal([]byte(extra), &m); err != nil {
@@ -94,6 +95,9 @@ func RowOf(solver, path, status, answer, expected string, cpu, wall float64, ext
 	}
 	num := func(k string) int {
 		s := str(k)
+		if s == "" {
+			return 0
+		}
 		if n, ok := smallInt(s); ok {
 			return n
 		}

@@ -457,6 +457,15 @@ func (s *sqlStore) AddResults(ctx context.Context, rs []Result) (int, error) {
 }
 
 func (s *sqlStore) Results(ctx context.Context, f ResultFilter) ([]Result, error) {
+	var out []Result
+	err := s.EachResult(ctx, f, func(r *Result) error {
+		out = append(out, *r)
+		return nil
+	})
+	return out, err
+}
+
+func (s *sqlStore) EachResult(ctx context.Context, f ResultFilter, fn func(*Result) error) error {
 	q := `SELECT id, competition, year, track, solver, configuration, benchmark_path, status, answer, expected, cpu, wall, memory_mb, extra, source_key FROM results`
 	var where []string
 	var args []any
@@ -482,19 +491,20 @@ func (s *sqlStore) Results(ctx context.Context, f ResultFilter) ([]Result, error
 	q += " ORDER BY id"
 	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {
-		return nil, fmt.Errorf("store: list results: %w", err)
+		return fmt.Errorf("store: list results: %w", err)
 	}
 	defer rows.Close()
-	var out []Result
+	var r Result
 	for rows.Next() {
-		var r Result
 		if err := rows.Scan(&r.ID, &r.Competition, &r.Year, &r.Track, &r.Solver, &r.Configuration, &r.BenchmarkPath,
 			&r.Status, &r.Answer, &r.Expected, &r.CPU, &r.Wall, &r.MemoryMB, &r.Extra, &r.SourceKey); err != nil {
-			return nil, err
+			return err
 		}
-		out = append(out, r)
+		if err := fn(&r); err != nil {
+			return err
+		}
 	}
-	return out, rows.Err()
+	return rows.Err()
 }
 
 func (s *sqlStore) SaveSelection(ctx context.Context, sel Selection) (int64, error) {
