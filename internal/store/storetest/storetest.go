@@ -104,6 +104,32 @@ func Run(t *testing.T, newDSN func(t *testing.T) string) {
 		if all, _ := s.Results(ctx, store.ResultFilter{}); len(all) != 2 {
 			t.Errorf("a failed batch left %d results, want 2", len(all))
 		}
+		// A batch of many rows (several multi-row statements and the rest
+		// one by one), some already there, one given twice.
+		var many []store.Result
+		for i := range 237 {
+			x := r
+			x.SourceKey, x.CPU = fmt.Sprintf("starexec:%d", i+1), float64(i)+0.25
+			many = append(many, x)
+		}
+		many = append(many, many[100])
+		if n, err := s.AddResults(ctx, many); err != nil || n != 235 {
+			t.Errorf("add many: %d new, %v; want 235", n, err)
+		}
+		var each []store.Result
+		err = s.EachResult(ctx, store.ResultFilter{Year: 2019}, func(x *store.Result) error {
+			each = append(each, *x)
+			return nil
+		})
+		all, _ := s.Results(ctx, store.ResultFilter{Year: 2019})
+		if err != nil || len(each) != 237 || len(all) != 237 || each[236] != all[236] || each[0].SourceKey != "starexec:1" || each[236].CPU != 236.25 {
+			t.Errorf("EachResult: %d results, %v; Results %d", len(each), err, len(all))
+		}
+		stop := errors.New("stop")
+		k := 0
+		if err := s.EachResult(ctx, store.ResultFilter{}, func(*store.Result) error { k++; return stop }); !errors.Is(err, stop) || k != 1 {
+			t.Errorf("EachResult after an error of fn: %d calls, %v", k, err)
+		}
 	})
 
 	t.Run("Selections", func(t *testing.T) {
