@@ -127,7 +127,9 @@ func runCompete(ctx context.Context, opts CompeteOptions, path string, io stream
 			fmt.Fprintln(io.err, line)
 		}
 	}
-	err = compete.Run(ctx, p, compete.Options{Executor: &executor.Local{}, Workers: opts.Workers, OnPair: onPair})
+	mv, mvEnv := modelValidatorCommand()
+	err = compete.Run(ctx, p, compete.Options{Executor: &executor.Local{}, Workers: opts.Workers, OnPair: onPair,
+		ModelValidator: mv, ModelValidatorEnv: mvEnv})
 	if tty {
 		fmt.Fprintln(io.err)
 	}
@@ -193,7 +195,10 @@ func printSummaries(ctx context.Context, def *config.Competition, st store.Store
 			return err
 		}
 	}
-	return printCoreSummaries(ctx, def, st, w)
+	if err := printCoreSummaries(ctx, def, st, w); err != nil {
+		return err
+	}
+	return printModelSummaries(ctx, def, st, w)
 }
 
 // printCoreSummaries prints the unsat-core track's table per division:

@@ -101,6 +101,7 @@ func newRootCmd(io streams) *cobra.Command {
 		newScoreCmd(io),
 		newScrambleCmd(io),
 		newValidateModelCmd(io),
+		newShowModelCmd(io),
 		newValidateCoreCmd(io),
 	)
 	return root

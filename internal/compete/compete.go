@@ -33,6 +33,12 @@ type Options struct {
 	// OnPair is called after each completed pair.
 	OnPair func(store.Pair, store.Result)
 	Log    *slog.Logger
+	// ModelValidator is the command that judges a model-validation pair's
+	// output, given BENCHMARK RESPONSE, printing a JSON verdict (cmd/ sets
+	// `smtarena validate-model --json`); it runs in the sandbox. Without
+	// it the output is judged in this process. ModelValidatorEnv is extra
+	// environment for it.
+	ModelValidator, ModelValidatorEnv []string
 }
 
 // Prepared is a competition made ready to run: its seed, and its pairs
@@ -422,7 +428,7 @@ func Run(ctx context.Context, p *Prepared, opts Options) error {
 		if workers <= 0 {
 			workers = max(1, runtime.NumCPU()/cores)
 		}
-		r := &runner{p: p, track: t, cfg: tc, cores: cores}
+		r := &runner{p: p, track: t, cfg: tc, cores: cores, modelValidator: opts.ModelValidator, modelValidatorEnv: opts.ModelValidatorEnv}
 		job := executor.Job{Store: p.Store, Competition: Key(p.Def, t), Workers: workers, RunPair: r.run, OnDone: opts.OnPair,
 			MemoryPerPair: tc.MemoryMB << 20}
 		if err := opts.Executor.Run(ctx, job); err != nil {
@@ -443,6 +449,8 @@ type runner struct {
 	track benchmark.Track
 	cfg   config.Track
 	cores int
+	// modelValidator and modelValidatorEnv: Options.ModelValidator(Env).
+	modelValidator, modelValidatorEnv []string
 }
 
 func (r *runner) solver(name string) *config.Solver {
@@ -520,6 +528,11 @@ func (r *runner) run(ctx context.Context, slot int, p store.Pair) (store.Result,
 		"wrong": v.Wrong, "output": string(head), "error": sr.Error, "backend": sr.Backend, "cores": spec.Limits.Cores}
 	if r.track == benchmark.UnsatCore {
 		if err := r.judgeCore(p, out.Bytes(), extra); err != nil {
+			return store.Result{}, err
+		}
+	}
+	if r.track == benchmark.ModelValidation {
+		if err := r.validateModel(ctx, slot, p, out.Bytes(), extra); err != nil {
 			return store.Result{}, err
 		}
 	}

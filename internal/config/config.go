@@ -282,7 +282,10 @@ func (c *Competition) check() error {
 // no other track has.
 func (c *Competition) checkValidation(name string, t Track) error {
 	if name != string(benchmark.UnsatCore) {
-		if t.ValidationLimit.Duration != 0 || t.Validators != nil || t.Decision != "" || t.ShareCores != nil {
+		// The model-validation track has a validation limit too (the
+		// model validator's time, 2022 §5.5).
+		limit := t.ValidationLimit.Duration != 0 && name != string(benchmark.ModelValidation)
+		if limit || t.Validators != nil || t.Decision != "" || t.ShareCores != nil {
 			return fmt.Errorf("[tracks.%s]: validation_limit, validators, decision and share_cores are settings of the unsat-core track", name)
 		}
 		return nil
