@@ -115,7 +115,8 @@ func TestRealModels(t *testing.T) {
 			defer wg.Done()
 			for j := range jobs {
 				out := runSolver(t, j.solver, modelInput(t, j.bench))
-				if !bytes.HasPrefix(bytes.TrimSpace(out), []byte("sat")) {
+				if !bytes.HasPrefix(bytes.TrimSpace(out), []byte("sat")) || bytes.Contains(out, []byte("\ntimeout")) {
+					// No answer, or z3's limit struck while it printed the model.
 					mu.Lock()
 					counts[j.solver+" no sat answer"]++
 					mu.Unlock()
@@ -240,44 +241,57 @@ func z3Judge(t *testing.T, bench string, out []byte) string {
 			abstract[srt] = append(abstract[srt], ms.Name(ms.CmdArg(c, 0)))
 		}
 	}
-	declared := map[string]bool{}
+	declared, bdefined := map[string]bool{}, map[string]bool{}
 	for _, c := range b.Commands() {
-		if c.Kind == smtlib.CmdDeclareFun || c.Kind == smtlib.CmdDeclareConst || c.Kind == smtlib.CmdDefineFun {
+		if c.Kind == smtlib.CmdDefineFun {
+			bdefined[b.Name(b.CmdArg(c, 0))] = true
+		}
+		if c.Kind == smtlib.CmdDeclareFun || c.Kind == smtlib.CmdDeclareConst {
 			declared[b.Name(b.CmdArg(c, 0))] = true
 		}
 	}
-	var sb strings.Builder
-	auxDone := false
-	for _, c := range b.Commands() {
+	// The model's definitions go after the benchmark's last declaration
+	// (the declarations they replace are dropped); set-logic is dropped,
+	// as z3 reads (as const ...) only without one.
+	lastDecl := -1
+	for i, c := range b.Commands() {
 		switch c.Kind {
-		case smtlib.CmdDeclareFun, smtlib.CmdDeclareConst, smtlib.CmdDefineFun, smtlib.CmdAssert, smtlib.CmdCheckSat:
-			if !auxDone {
-				auxDone = true
-				for _, a := range aux {
-					sb.WriteString(a + "\n")
-				}
-				for _, names := range abstract {
-					if len(names) > 1 {
-						sb.WriteString("(assert (distinct " + strings.Join(names, " ") + "))\n")
-					}
-				}
-				for n, d := range defs {
-					if !declared[n] {
-						sb.WriteString(d + "\n")
-					}
-				}
-			}
+		case smtlib.CmdDeclareFun, smtlib.CmdDeclareConst, smtlib.CmdDeclareSort, smtlib.CmdDefineSort,
+			smtlib.CmdDeclareDatatype, smtlib.CmdDeclareDatatypes:
+			lastDecl = i
 		}
+	}
+	var sb strings.Builder
+	for i, c := range b.Commands() {
 		switch c.Kind {
 		case smtlib.CmdDeclareFun, smtlib.CmdDeclareConst:
-			if d, ok := defs[b.Name(b.CmdArg(c, 0))]; ok {
-				sb.WriteString(d + "\n")
-				continue
+			if _, ok := defs[b.Name(b.CmdArg(c, 0))]; !ok {
+				sb.WriteString(b.CommandString(c) + "\n")
 			}
-		case smtlib.CmdGetModel, smtlib.CmdExit, smtlib.CmdSetOption:
-			continue
+		case smtlib.CmdGetModel, smtlib.CmdExit, smtlib.CmdSetOption, smtlib.CmdSetLogic:
+		default:
+			sb.WriteString(b.CommandString(c) + "\n")
 		}
-		sb.WriteString(b.CommandString(c) + "\n")
+		if i == lastDecl {
+			for _, a := range aux {
+				sb.WriteString(a + "\n")
+			}
+			for _, names := range abstract {
+				if len(names) > 1 {
+					sb.WriteString("(assert (distinct " + strings.Join(names, " ") + "))\n")
+				}
+			}
+			for _, c := range ms.Commands() {
+				if n := ms.Name(ms.CmdArg(c, 0)); c.Kind == smtlib.CmdDefineFun && !declared[n] && !bdefined[n] {
+					sb.WriteString(ms.CommandString(c) + "\n")
+				}
+			}
+			for _, c := range ms.Commands() {
+				if c.Kind == smtlib.CmdDefineFun && declared[ms.Name(ms.CmdArg(c, 0))] {
+					sb.WriteString(ms.CommandString(c) + "\n")
+				}
+			}
+		}
 	}
 	ans := runSolver(t, "z3", []byte(sb.String()))
 	return strings.TrimSpace(strings.SplitN(string(ans), "\n", 2)[0])
