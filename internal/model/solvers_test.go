@@ -49,7 +49,7 @@ func satBenchmarks(t *testing.T) []string {
 
 // modelInput is the benchmark as the track gives it to a solver: the
 // scrambler's model-validation mode without renaming.
-func modelInput(t *testing.T, file string) []byte {
+func modelInput(t testing.TB, file string) []byte {
 	src, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -61,7 +61,7 @@ func modelInput(t *testing.T, file string) []byte {
 	return buf.Bytes()
 }
 
-func runSolver(t *testing.T, solver string, input []byte) []byte {
+func runSolver(t testing.TB, solver string, input []byte) []byte {
 	args := solverArgs[solver]
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -214,10 +214,24 @@ func mutant(t *testing.T, solver, bench string, out []byte, mu *sync.Mutex, coun
 // z3Judge asks z3 whether the benchmark holds with the model's
 // definitions in place of its declarations.
 func z3Judge(t *testing.T, bench string, out []byte) string {
+	script := z3CheckScript(t, bench, out)
+	if script == "" {
+		return "?"
+	}
+	ans := runSolver(t, "z3", []byte(script))
+	return strings.TrimSpace(strings.SplitN(string(ans), "\n", 2)[0])
+}
+
+// z3CheckScript is the benchmark with the model's definitions in place of
+// its declarations, for z3.
+func z3CheckScript(t testing.TB, bench string, out []byte) string {
 	resps, _ := smtlib.ParseResponses("response", out)
+	if len(resps) < 2 {
+		return ""
+	}
 	m, err := resps[1].As(smtlib.RespModel)
 	if err != nil {
-		return "?"
+		return ""
 	}
 	src, err := os.ReadFile(bench)
 	if err != nil {
@@ -225,7 +239,7 @@ func z3Judge(t *testing.T, bench string, out []byte) string {
 	}
 	b, err := smtlib.Parse(bench, src, 0)
 	if err != nil {
-		return "?"
+		return ""
 	}
 	ms := m.Script
 	defs := map[string]string{}
@@ -293,6 +307,5 @@ func z3Judge(t *testing.T, bench string, out []byte) string {
 			}
 		}
 	}
-	ans := runSolver(t, "z3", []byte(sb.String()))
-	return strings.TrimSpace(strings.SplitN(string(ans), "\n", 2)[0])
+	return sb.String()
 }
