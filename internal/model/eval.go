@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/smtarena/smtarena/internal/smtlib"
 )
@@ -96,6 +97,9 @@ type evaluator struct {
 	maxMem   uint64
 	ctx      context.Context
 	abort    *Result
+
+	cacheScript *smtlib.Script
+	symCache    map[*byte]*symbol
 	// sortProblem is the first model definition whose sorts do not match
 	// the benchmark's declaration.
 	sortProblem *Result
@@ -103,11 +107,12 @@ type evaluator struct {
 
 func newEvaluator(ctx context.Context) *evaluator {
 	return &evaluator{
-		sorts: newSortTable(),
-		syms:  map[string]*symbol{},
-		abs:   map[string]*absVal{},
-		named: map[string]bool{},
-		ctx:   ctx,
+		sorts:    newSortTable(),
+		syms:     map[string]*symbol{},
+		abs:      map[string]*absVal{},
+		named:    map[string]bool{},
+		symCache: map[*byte]*symbol{},
+		ctx:      ctx,
 		tables: &tables{
 			sortDecl: map[string]int{},
 			sortDef:  map[string]*sortDef{},
@@ -203,7 +208,7 @@ func (e *evaluator) leafSymbol(s *smtlib.Script, t smtlib.Term, envBase int32) (
 	if v, ok := e.lookupBind(name, envBase); ok {
 		return v, true
 	}
-	if sym := e.syms[name]; sym != nil {
+	if sym := e.lookupSym(s, name); sym != nil {
 		sym.used = true
 		if sym.bdef != nil && len(sym.bdef.params) == 0 && sym.bdef.memoSet {
 			return sym.bdef.memo, true
@@ -233,6 +238,28 @@ func (e *evaluator) theoryConstant(name string, s *smtlib.Script) (value, bool) 
 		return e.abstract(name, noSort), true
 	}
 	return value{}, false
+}
+
+// lookupSym finds a function symbol. Symbols of a script are interned, so
+// the symbols of the script being evaluated are cached by the address of
+// their name: no hashing of the name's bytes.
+func (e *evaluator) lookupSym(s *smtlib.Script, name string) *symbol {
+	if s != e.cacheScript {
+		e.cacheScript = s
+		clear(e.symCache)
+	}
+	if len(name) == 0 {
+		return e.syms[name]
+	}
+	p := unsafe.StringData(name)
+	if sym, ok := e.symCache[p]; ok {
+		return sym
+	}
+	sym := e.syms[name]
+	if len(e.symCache) < 1<<16 {
+		e.symCache[p] = sym
+	}
+	return sym
 }
 
 // isAbstractName recognises the abstract values solvers print for
@@ -447,7 +474,7 @@ func (e *evaluator) startList(i int) {
 func (e *evaluator) startSymbol(i int) {
 	f := &e.frames[i]
 	name := f.s.Name(f.t)
-	sym := e.syms[name]
+	sym := e.lookupSym(f.s, name)
 	if sym == nil {
 		if f.s != e.modelScript() {
 			e.pop(undefVal(ReasonUnsupported, "unknown symbol "+clip(name, 60)))

@@ -204,7 +204,7 @@ func (e *evaluator) startApp(i int) {
 		e.resume(i)
 		return
 	}
-	if sym := e.syms[name]; sym != nil && nidx == 0 {
+	if sym := e.lookupSym(s, name); sym != nil && nidx == 0 {
 		sym.used = true
 		f.op = opCallArgs
 		f.sym = sym

@@ -9,7 +9,7 @@ import (
 )
 
 // chunkSize is how many bytes of whole commands are parsed at a time.
-const chunkSize = 4 << 20
+const chunkSize = 2 << 20
 
 // chunk is a run of whole commands of the benchmark, parsed.
 type chunk struct {
@@ -104,6 +104,15 @@ func (sp *splitter) scan() {
 	b := sp.buf
 	i := sp.scanned
 	for i < len(b) {
+		if sp.state == 0 {
+			// Skip what cannot change the state: most of the input.
+			for i < len(b) && !special[b[i]] {
+				i++
+			}
+			if i == len(b) {
+				break
+			}
+		}
 		c := b[i]
 		switch sp.state {
 		case '"':
@@ -144,3 +153,7 @@ func (sp *splitter) scan() {
 	}
 	sp.scanned = i
 }
+
+// special marks the bytes that change the splitter's state outside strings,
+// quoted symbols and comments.
+var special = [256]bool{'(': true, ')': true, '"': true, '|': true, ';': true}

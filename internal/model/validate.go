@@ -213,6 +213,7 @@ func (v *validation) sym(name string) *symbol {
 	if sym == nil {
 		sym = &symbol{name: name, mdef: -1}
 		v.e.syms[name] = sym
+		v.e.cacheScript = nil // a cached absence is stale
 	}
 	return sym
 }
