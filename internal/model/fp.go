@@ -660,7 +660,7 @@ func sqrtApprox(a *big.Rat, sb, eb int) *big.Rat {
 	exact := y.IsInt() && new(big.Int).Mul(r, r).Cmp(n) == 0
 	v := mulPow2(new(big.Rat).SetInt(r), -t)
 	if !exact {
-		v.Add(v, mulPow2(big.NewRat(1, 1), -(t + 1)))
+		v.Add(v, mulPow2(big.NewRat(1, 1), -(t+1)))
 	}
 	return v
 }
