@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unsafe"
 
 	"github.com/smtarena/smtarena/internal/smtlib"
 )
@@ -98,8 +97,9 @@ type evaluator struct {
 	ctx      context.Context
 	abort    *Result
 
-	cacheScript *smtlib.Script
-	symCache    map[*byte]*symbol
+	caches    [2]scriptCache
+	nextCache int
+	symGen    uint32 // incremented when a symbol is added
 	// sortProblem is the first model definition whose sorts do not match
 	// the benchmark's declaration.
 	sortProblem *Result
@@ -107,12 +107,11 @@ type evaluator struct {
 
 func newEvaluator(ctx context.Context) *evaluator {
 	return &evaluator{
-		sorts:    newSortTable(),
-		syms:     map[string]*symbol{},
-		abs:      map[string]*absVal{},
-		named:    map[string]bool{},
-		symCache: map[*byte]*symbol{},
-		ctx:      ctx,
+		sorts: newSortTable(),
+		syms:  map[string]*symbol{},
+		abs:   map[string]*absVal{},
+		named: map[string]bool{},
+		ctx:   ctx,
 		tables: &tables{
 			sortDecl: map[string]int{},
 			sortDef:  map[string]*sortDef{},
@@ -208,7 +207,7 @@ func (e *evaluator) leafSymbol(s *smtlib.Script, t smtlib.Term, envBase int32) (
 	if v, ok := e.lookupBind(name, envBase); ok {
 		return v, true
 	}
-	if sym := e.lookupSym(s, name); sym != nil {
+	if sym := e.lookupSym(s, t); sym != nil {
 		sym.used = true
 		if sym.bdef != nil && len(sym.bdef.params) == 0 && sym.bdef.memoSet {
 			return sym.bdef.memo, true
@@ -240,26 +239,75 @@ func (e *evaluator) theoryConstant(name string, s *smtlib.Script) (value, bool) 
 	return value{}, false
 }
 
-// lookupSym finds a function symbol. Symbols of a script are interned, so
-// the symbols of the script being evaluated are cached by the address of
-// their name: no hashing of the name's bytes.
-func (e *evaluator) lookupSym(s *smtlib.Script, name string) *symbol {
-	if s != e.cacheScript {
-		e.cacheScript = s
-		clear(e.symCache)
+type scriptCache struct {
+	s       *smtlib.Script
+	entries []symEntry
+}
+
+// symEntry caches what a symbol of the script being evaluated names: its
+// function symbol (nil: none when gen was current) and theory operator.
+type symEntry struct {
+	set bool
+	gen uint32
+	sym *symbol
+	op  opInfo
+}
+
+// entry returns the cache entry of symbol t of script s, nil if t is not a
+// symbol. Symbols are interned per script, so the cache is a slice indexed
+// by the symbol's number: no hashing of names on the evaluation path.
+func (e *evaluator) entry(s *smtlib.Script, t smtlib.Term) *symEntry {
+	idx, ok := s.SymbolIndex(t)
+	if !ok {
+		return nil
 	}
-	if len(name) == 0 {
-		return e.syms[name]
+	cache := e.cacheFor(s)
+	if idx >= len(cache) {
+		return nil
 	}
-	p := unsafe.StringData(name)
-	if sym, ok := e.symCache[p]; ok {
-		return sym
+	en := &cache[idx]
+	if !en.set || (en.sym == nil && en.gen != e.symGen) {
+		name := s.Name(t)
+		en.set, en.gen, en.sym = true, e.symGen, e.syms[name]
+		en.op = opByName[name]
 	}
-	sym := e.syms[name]
-	if len(e.symCache) < 1<<16 {
-		e.symCache[p] = sym
+	return en
+}
+
+// cacheFor returns the symbol cache of script s. Two scripts alternate
+// (a chunk of the benchmark and the model), so two caches are kept.
+func (e *evaluator) cacheFor(s *smtlib.Script) []symEntry {
+	for k := range e.caches {
+		if e.caches[k].s == s {
+			return e.caches[k].entries
+		}
 	}
-	return sym
+	c := &e.caches[e.nextCache]
+	e.nextCache = (e.nextCache + 1) % len(e.caches)
+	c.s = s
+	n := s.NumSymbols()
+	if cap(c.entries) < n {
+		c.entries = make([]symEntry, n)
+	} else {
+		c.entries = c.entries[:n]
+		clear(c.entries)
+	}
+	return c.entries
+}
+
+// forgetCaches drops the symbol caches (a symbol was replaced).
+func (e *evaluator) forgetCaches() {
+	for k := range e.caches {
+		e.caches[k].s = nil
+	}
+}
+
+// lookupSym finds the function symbol t of script s names.
+func (e *evaluator) lookupSym(s *smtlib.Script, t smtlib.Term) *symbol {
+	if en := e.entry(s, t); en != nil {
+		return en.sym
+	}
+	return e.syms[s.Name(t)]
 }
 
 // isAbstractName recognises the abstract values solvers print for
@@ -474,7 +522,7 @@ func (e *evaluator) startList(i int) {
 func (e *evaluator) startSymbol(i int) {
 	f := &e.frames[i]
 	name := f.s.Name(f.t)
-	sym := e.lookupSym(f.s, name)
+	sym := e.lookupSym(f.s, f.t)
 	if sym == nil {
 		if f.s != e.modelScript() {
 			e.pop(undefVal(ReasonUnsupported, "unknown symbol "+clip(name, 60)))

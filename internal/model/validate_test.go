@@ -211,3 +211,31 @@ func TestPositions(t *testing.T) {
 		t.Errorf("got %s at %s, want INVALID bad-model at %s", res, res.Position, want)
 	}
 }
+
+// TestChunkGuess: a quoted symbol with lines that start with '(' across the
+// end of a chunk is not taken for the end of a command.
+func TestChunkGuess(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("(declare-fun x () Int)\n")
+	for b.Len() < chunkSize-200 {
+		b.WriteString("(assert (> x 0))\n")
+	}
+	b.WriteString("(set-info :source |notes\n")
+	for range 40 {
+		b.WriteString("(assert false)\n")
+	}
+	b.WriteString("|)\n(set-info :note \"a\n(assert false)\n\")\n")
+	for b.Len() < 2*chunkSize+500 {
+		b.WriteString("(assert (> x 0))\n")
+	}
+	lines := strings.Count(b.String(), "\n")
+	b.WriteString("(assert (< x 5))\n(check-sat)\n")
+	res := check(t, b.String(), "sat\n((define-fun x () Int 1))", Options{})
+	if res.String() != "VALID" {
+		t.Fatalf("got %s (%s) at %s", res, res.Detail, res.Position)
+	}
+	res = check(t, b.String(), "sat\n((define-fun x () Int 7))", Options{})
+	if want := "b.smt2:" + itoa(lines+1) + ":1"; res.String() != "INVALID bad-model" || res.Position != want {
+		t.Errorf("got %s at %s, want INVALID bad-model at %s", res, res.Position, want)
+	}
+}
