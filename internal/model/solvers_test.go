@@ -264,48 +264,42 @@ func z3CheckScript(t testing.TB, bench string, out []byte) string {
 			declared[b.Name(b.CmdArg(c, 0))] = true
 		}
 	}
-	// The model's definitions go after the benchmark's last declaration
-	// (the declarations they replace are dropped); set-logic is dropped,
-	// as z3 reads (as const ...) only without one.
-	lastDecl := -1
-	for i, c := range b.Commands() {
-		switch c.Kind {
-		case smtlib.CmdDeclareFun, smtlib.CmdDeclareConst, smtlib.CmdDeclareSort, smtlib.CmdDefineSort,
-			smtlib.CmdDeclareDatatype, smtlib.CmdDeclareDatatypes:
-			lastDecl = i
-		}
-	}
+	// The model's auxiliary declarations and definitions go before the
+	// benchmark's first declaration of a function, and the definition of
+	// each declared symbol in the place of its declaration; set-logic is
+	// dropped, as z3 reads (as const ...) only without one.
 	var sb strings.Builder
-	for i, c := range b.Commands() {
+	auxDone := false
+	for _, c := range b.Commands() {
+		switch c.Kind {
+		case smtlib.CmdDeclareFun, smtlib.CmdDeclareConst, smtlib.CmdDefineFun, smtlib.CmdAssert, smtlib.CmdCheckSat:
+			if !auxDone {
+				auxDone = true
+				for _, a := range aux {
+					sb.WriteString(a + "\n")
+				}
+				for _, names := range abstract {
+					if len(names) > 1 {
+						sb.WriteString("(assert (distinct " + strings.Join(names, " ") + "))\n")
+					}
+				}
+				for _, c := range ms.Commands() {
+					if n := ms.Name(ms.CmdArg(c, 0)); c.Kind == smtlib.CmdDefineFun && !declared[n] && !bdefined[n] {
+						sb.WriteString(ms.CommandString(c) + "\n")
+					}
+				}
+			}
+		}
 		switch c.Kind {
 		case smtlib.CmdDeclareFun, smtlib.CmdDeclareConst:
-			if _, ok := defs[b.Name(b.CmdArg(c, 0))]; !ok {
-				sb.WriteString(b.CommandString(c) + "\n")
+			if d, ok := defs[b.Name(b.CmdArg(c, 0))]; ok {
+				sb.WriteString(d + "\n")
+				continue
 			}
 		case smtlib.CmdGetModel, smtlib.CmdExit, smtlib.CmdSetOption, smtlib.CmdSetLogic:
-		default:
-			sb.WriteString(b.CommandString(c) + "\n")
+			continue
 		}
-		if i == lastDecl {
-			for _, a := range aux {
-				sb.WriteString(a + "\n")
-			}
-			for _, names := range abstract {
-				if len(names) > 1 {
-					sb.WriteString("(assert (distinct " + strings.Join(names, " ") + "))\n")
-				}
-			}
-			for _, c := range ms.Commands() {
-				if n := ms.Name(ms.CmdArg(c, 0)); c.Kind == smtlib.CmdDefineFun && !declared[n] && !bdefined[n] {
-					sb.WriteString(ms.CommandString(c) + "\n")
-				}
-			}
-			for _, c := range ms.Commands() {
-				if c.Kind == smtlib.CmdDefineFun && declared[ms.Name(ms.CmdArg(c, 0))] {
-					sb.WriteString(ms.CommandString(c) + "\n")
-				}
-			}
-		}
+		sb.WriteString(b.CommandString(c) + "\n")
 	}
 	return sb.String()
 }
