@@ -107,6 +107,17 @@ func (p *Prepared) eligible(ctx context.Context, t benchmark.Track) ([]benchmark
 	for _, l := range p.Def.Tracks[string(t)].Logics {
 		want[l] = true
 	}
+	if len(want) == 0 && t == benchmark.ModelValidation {
+		// 2022 §6: only the logics of the track's divisions (§5.5; no
+		// arrays or datatypes).
+		if table, err := config.Table(p.Def.Rules, t); err == nil {
+			for _, ls := range table {
+				for _, l := range ls {
+					want[l] = true
+				}
+			}
+		}
+	}
 	var out []benchmark.Benchmark
 	for _, b := range bs {
 		if len(want) == 0 || want[b.Logic] {
