@@ -73,9 +73,6 @@ type frame struct {
 	pend    value // and/or/ite: the first undefined operand
 }
 
-// errAbort ends an evaluation early (time, memory, context).
-type errAbort struct{ res Result }
-
 // evaluator evaluates terms of the benchmark and of the model.
 type evaluator struct {
 	sorts    *sortTable

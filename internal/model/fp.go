@@ -199,8 +199,6 @@ func roundOrZero(x *big.Rat, eb, sb, rm int, zeroNeg bool) *fpVal {
 	return roundRat(x, eb, sb, rm)
 }
 
-type fpOpInfo = opInfo
-
 const (
 	opFPAbs opcode = opFPFirst + iota
 	opFPNeg

@@ -65,7 +65,7 @@ func runSolver(t testing.TB, solver string, input []byte) []byte {
 	args := solverArgs[solver]
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, args[0], append(args[1:], "--")...)
+	var cmd *exec.Cmd
 	if solver == "z3" {
 		cmd = exec.CommandContext(ctx, args[0], append(args[1:], "-in", "-smt2")...)
 	} else {

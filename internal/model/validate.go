@@ -34,13 +34,12 @@ type validation struct {
 	opts Options
 	name string
 
-	res        Result
-	firstFalse bool
-	undefRes   *Result
-	done       bool
-	installed  bool
-	declared   []*symbol
-	dups       []string
+	res       Result
+	undefRes  *Result
+	done      bool
+	installed bool
+	declared  []*symbol
+	dups      []string
 }
 
 type validationEval = evaluator
