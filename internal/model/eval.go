@@ -88,6 +88,7 @@ type evaluator struct {
 	binds  []binding
 
 	steps    int
+	calls    int // closures being evaluated
 	nested   int
 	deadline time.Time
 	maxMem   uint64
@@ -366,6 +367,9 @@ func (e *evaluator) constant(s *smtlib.Script, t smtlib.Term) value {
 	return undefVal(ReasonUnsupported, "constant "+clip(text, 40))
 }
 
+// maxCalls bounds the nesting of calls (the benchmark's define-fun-rec).
+const maxCalls = 1 << 20
+
 // maxNested bounds evaluations started from within an evaluation (tables
 // of arrays given by functions, sorts of qualified terms).
 const maxNested = 200
@@ -596,6 +600,11 @@ func (e *evaluator) enter(i int, fn *closure) {
 		e.pop(undefVal(ReasonCyclicDefinition, "the definition of "+clip(fn.name, 60)+" refers to itself"))
 		return
 	}
+	if e.calls >= maxCalls {
+		e.pop(undefVal(ReasonResource, fmt.Sprintf("calls of recursive definitions nested more than %d deep", maxCalls)))
+		return
+	}
+	e.calls++
 	fn.active++
 	f.fn = fn
 	f.op = opCallBody
@@ -615,6 +624,7 @@ func (e *evaluator) finishCall(i int) {
 	f := &e.frames[i]
 	fn := f.fn
 	fn.active--
+	e.calls--
 	v := e.vals[len(e.vals)-1]
 	e.binds = e.binds[:f.bmark]
 	v = e.coerce(v, fn.result, fn.name)

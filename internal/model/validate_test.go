@@ -239,3 +239,20 @@ func TestChunkGuess(t *testing.T) {
 		t.Errorf("got %s at %s, want INVALID bad-model at %s", res, res.Position, want)
 	}
 }
+
+// TestRecursion: a benchmark's recursive function is evaluated, an endless
+// one ends in UNKNOWN resource; a model's define-fun-rec may not recurse.
+func TestRecursion(t *testing.T) {
+	fact := "(define-fun-rec fact ((n Int)) Int (ite (<= n 0) 1 (* n (fact (- n 1)))))\n(declare-fun x () Int)\n(assert (= (fact x) 120))\n(check-sat)\n"
+	if res := check(t, fact, "sat\n((define-fun x () Int 5))", Options{}); res.String() != "VALID" {
+		t.Errorf("fact: %s (%s)", res, res.Detail)
+	}
+	loop := "(define-fun-rec f ((n Int)) Int (f (+ n 1)))\n(declare-fun x () Int)\n(assert (= (f x) 1))\n(check-sat)\n"
+	if res := check(t, loop, "sat\n((define-fun x () Int 5))", Options{}); res.String() != "UNKNOWN resource" {
+		t.Errorf("endless: %s (%s)", res, res.Detail)
+	}
+	rec := "(declare-fun g (Int) Int)\n(assert (= (g 3) 3))\n(check-sat)\n"
+	if res := check(t, rec, "sat\n((define-fun-rec g ((n Int)) Int (ite (= n 0) 0 (+ 1 (g (- n 1))))))", Options{}); res.String() != "UNKNOWN cyclic-definition" {
+		t.Errorf("model recursion: %s (%s)", res, res.Detail)
+	}
+}
