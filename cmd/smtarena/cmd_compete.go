@@ -110,7 +110,9 @@ func runCompete(ctx context.Context, opts CompeteOptions, path string, io stream
 		prog = newPairProgress(io.err, isTerminal(io.err), p.Planned, done)
 		onPair = prog.onPair
 	}
-	err = compete.Run(ctx, p, compete.Options{Executor: ex, Workers: opts.Workers, OnPair: onPair})
+	mv, mvEnv := modelValidatorCommand()
+	err = compete.Run(ctx, p, compete.Options{Executor: ex, Workers: opts.Workers, OnPair: onPair,
+		ModelValidator: mv, ModelValidatorEnv: mvEnv})
 	if prog != nil {
 		prog.finish()
 	}
@@ -185,6 +187,9 @@ func printSummaries(ctx context.Context, def *config.Competition, st store.Store
 		}
 	}
 	if err := printCoreSummaries(ctx, def, st, w); err != nil {
+		return err
+	}
+	if err := printModelSummaries(ctx, def, st, w); err != nil {
 		return err
 	}
 	return printProofTables(ctx, def, st, w)

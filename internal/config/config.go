@@ -336,8 +336,11 @@ func (c *Competition) check() error {
 // no other track has.
 func (c *Competition) checkValidation(name string, t Track) error {
 	if name != string(benchmark.UnsatCore) {
-		if t.ValidationLimit.Duration != 0 || t.Validators != nil || t.ValidatorsByLogic != nil || t.Decision != "" || t.ShareCores != nil {
-			return fmt.Errorf("[tracks.%s]: validation_limit, validators, validators_by_logic, decision and share_cores are settings of the unsat-core track", name)
+		// The model-validation track has a validation limit too (the
+		// model validator's time, 2022 §5.5).
+		limit := t.ValidationLimit.Duration != 0 && name != string(benchmark.ModelValidation)
+		if limit || t.Validators != nil || t.ValidatorsByLogic != nil || t.Decision != "" || t.ShareCores != nil {
+			return fmt.Errorf("[tracks.%s]: validators, validators_by_logic, decision and share_cores are settings of the unsat-core track, validation_limit of the unsat-core and model-validation tracks", name)
 		}
 		return nil
 	}
