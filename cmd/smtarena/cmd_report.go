@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"time"
@@ -20,6 +22,9 @@ import (
 	"github.com/smtarena/smtarena/internal/store"
 )
 
+// reportMemoryLimit is report's soft memory limit (GOMEMLIMIT overrides it).
+const reportMemoryLimit = 1536 << 20
+
 // ReportOptions are the flags of `smtarena report`.
 type ReportOptions struct {
 	// Score says which results and how to score them (the flags of
@@ -30,6 +35,8 @@ type ReportOptions struct {
 	// Compare is another store whose results are compared with these;
 	// CompareCompetition keeps only that competition's results of it.
 	Compare, CompareCompetition string
+	// CompareAs pairs solvers of two names: NAME=OTHER.
+	CompareAs []string
 }
 
 // siteFlags registers the flags report and serve share.
@@ -85,6 +92,7 @@ options of smtarena score (--rules, --year, --compat official, --solvers, ...).
 	f.StringVar(&opts.Title, "title", "", "the site's title (default: the competition's name)")
 	f.StringVar(&opts.Compare, "compare", "", "another store to compare with (SQLite file or postgres:// URL)")
 	f.StringVar(&opts.CompareCompetition, "compare-competition", "", "with --compare: only this competition's results of it")
+	f.StringArrayVar(&opts.CompareAs, "compare-as", nil, "with --compare: NAME=OTHER pairs this run's solver NAME with OTHER of the other run (two versions of a solver); repeatable")
 	return cmd
 }
 
@@ -93,6 +101,12 @@ func runReport(ctx context.Context, opts ReportOptions, io streams) error {
 		return fmt.Errorf("give --out DIR")
 	}
 	start := time.Now()
+	if os.Getenv("GOMEMLIMIT") == "" {
+		// A site of a million results fits in about 1.2 GB when the
+		// garbage collector is told to keep under this (BenchmarkReportMillion);
+		// a bigger one goes over it, collecting more often.
+		debug.SetMemoryLimit(reportMemoryLimit)
+	}
 	st, err := openSiteStore(ctx, &opts.Score)
 	if err != nil {
 		return err
@@ -111,6 +125,14 @@ func runReport(ctx context.Context, opts ReportOptions, io streams) error {
 			return fmt.Errorf("--compare %s: %w", opts.Compare, err)
 		}
 		in.Compare = other
+		in.CompareAs = map[string]string{}
+		for _, a := range opts.CompareAs {
+			name, as, ok := strings.Cut(a, "=")
+			if !ok || name == "" || as == "" {
+				return fmt.Errorf("--compare-as %q: want NAME=OTHER", a)
+			}
+			in.CompareAs[name] = as
+		}
 	}
 	site := report.Build(in)
 	stats, err := site.Write(opts.Out)
@@ -213,7 +235,16 @@ func loadSite(ctx context.Context, st store.Store, o ScoreOptions, io streams) (
 				entrants[s.Name] = report.Entrant{Name: s.Name, Team: s.Team, Competitive: s.Competitive}
 			}
 		}
+		if t == benchmark.UnsatCore && def != nil {
+			if err := addCoreVerdicts(ctx, st, def, results); err != nil {
+				return nil, err
+			}
+		}
 		tr.Score, tr.Results, tr.TimeLimit = rep, results, rep.TimeLimit
+		if def == nil {
+			// the limits the scores were computed with
+			in.Meta.Limits = append(in.Meta.Limits, report.Limit{Track: string(t), Wall: rep.TimeLimit, MemoryMB: int64(rep.MemLimit) << 10})
+		}
 		in.Tracks = append(in.Tracks, tr)
 	}
 	if len(in.Tracks) == 0 {
@@ -369,4 +400,48 @@ func trackList(in *report.Input) string {
 		ns = append(ns, string(t.Track))
 	}
 	return strings.Join(ns, ", ")
+}
+
+// addCoreVerdicts adds to each unsat-core result the verdict on its core
+// and the validation's detail (each validator's answer and time), which
+// the store keeps with the distinct cores: the pages show them as the
+// result's other extra columns.
+func addCoreVerdicts(ctx context.Context, st store.Store, def *config.Competition, results []store.Result) error {
+	cores, err := st.Cores(ctx, compete.ValidationKey(def.Name))
+	if err != nil {
+		return err
+	}
+	byHash := map[string]store.Core{}
+	for _, c := range cores {
+		byHash[c.Hash] = c
+	}
+	for i := range results {
+		r := &results[i]
+		var x map[string]json.RawMessage
+		if json.Unmarshal([]byte(r.Extra), &x) != nil {
+			continue
+		}
+		var hash string
+		if json.Unmarshal(x["core_hash"], &hash) != nil || hash == "" {
+			continue
+		}
+		c, ok := byHash[hash]
+		if !ok {
+			continue
+		}
+		verdict := c.Verdict
+		if verdict == "" {
+			verdict = "pending"
+		}
+		x["core_verdict"], _ = json.Marshal(verdict)
+		if c.Detail != "" && json.Valid([]byte(c.Detail)) {
+			x["core_validation"] = json.RawMessage(c.Detail)
+		}
+		b, err := json.Marshal(x)
+		if err != nil {
+			return err
+		}
+		r.Extra = string(b)
+	}
+	return nil
 }

@@ -2,11 +2,16 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
+	"io"
 	"io/fs"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"syscall"
 	"testing"
@@ -136,4 +141,136 @@ func BenchmarkReportMillion(b *testing.B) {
 	}
 	b.ReportMetric(wall.Seconds()/float64(b.N), "s/site")
 	b.ReportMetric(float64(rss)/1024, "peak-RSS-MB")
+}
+
+// BenchmarkServeMillion measures serve's page latency on a competition of
+// one million pairs while a writer completes its last pairs as compete
+// does (CompletePair, 200 a second): serve polls the pair counts and
+// rebuilds the site in the background meanwhile. It reports the median and
+// the 99th percentile of the latency of GETs of the main pages, benchmark
+// pages, result listings and progress.json, for 30 s (SMTARENA_BENCH_SECONDS).
+func BenchmarkServeMillion(b *testing.B) {
+	n := 1000000
+	if s := os.Getenv("SMTARENA_BENCH_PAIRS"); s != "" {
+		fmt.Sscan(s, &n)
+	}
+	seconds := 30
+	if s := os.Getenv("SMTARENA_BENCH_SECONDS"); s != "" {
+		fmt.Sscan(s, &seconds)
+	}
+	ctx := context.Background()
+	dir := b.TempDir()
+	var solvers strings.Builder
+	for s := 0; s < 10; s++ {
+		fmt.Fprintf(&solvers, "[[solvers]]\nname = \"solver%d\"\ntracks = [\"single-query\"]\nlogics = [\".*\"]\ncommand = [\"true\"]\n", s)
+	}
+	def := filepath.Join(dir, "million.toml")
+	if err := os.WriteFile(def, []byte("name = \"million\"\nrules = 2022\nworkdir = \"work\"\n[seed]\nvalue = 1\n[tracks.single-query]\ncpu_limit = \"1200s\"\nwall_limit = \"1200s\"\nmemory_mb = 2048\n"+solvers.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	db := filepath.Join(dir, "work", "smtarena.db")
+	os.MkdirAll(filepath.Dir(db), 0o755)
+	start := time.Now()
+	st, err := store.Open(ctx, db)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	rs := millionResults("million", n)
+	pairs := make([]store.Pair, len(rs))
+	for i, r := range rs {
+		pairs[i] = store.Pair{Competition: "million/single-query", Track: "single-query", Division: divisionOf(r), Logic: strings.Split(r.BenchmarkPath, "/")[1],
+			Solver: r.Solver, Configuration: "default", BenchmarkID: int64(i / 10), BenchmarkPath: r.BenchmarkPath, Input: "x", Expected: r.Expected, Seq: int64(i)}
+	}
+	if _, err := st.PlanPairs(ctx, pairs); err != nil {
+		b.Fatal(err)
+	}
+	// all but the last 10,000 are done
+	left := min(10000, n/10)
+	for i := 0; i < n-left; i += 50000 {
+		if _, err := st.AddResults(ctx, rs[i:min(i+50000, n-left)]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	raw, err := sql.Open("sqlite3", db)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := raw.Exec(`UPDATE pairs SET state = 'done' WHERE id <= ?`, n-left); err != nil {
+		b.Fatal(err)
+	}
+	raw.Close()
+	b.Logf("store of %d pairs (%d done) written in %s", n, n-left, time.Since(start).Round(time.Millisecond))
+
+	sctx, stop := context.WithCancel(ctx)
+	defer stop()
+	addrc := make(chan net.Addr, 1)
+	start = time.Now()
+	go func() {
+		err := runServe(sctx, ServeOptions{Score: ScoreOptions{Config: def}, Addr: "127.0.0.1:0"}, streams{strings.NewReader(""), io.Discard, io.Discard},
+			func(a net.Addr) { addrc <- a })
+		if err != nil {
+			b.Error(err)
+		}
+	}()
+	addr := <-addrc
+	b.Logf("serve ready in %s", time.Since(start).Round(time.Millisecond))
+	// the writer: compete completing the last pairs
+	wctx, stopWriter := context.WithCancel(ctx)
+	defer stopWriter()
+	written := 0
+	go func() {
+		t := time.NewTicker(5 * time.Millisecond)
+		defer t.Stop()
+		for i := n - left; i < n; i++ {
+			select {
+			case <-wctx.Done():
+				return
+			case <-t.C:
+			}
+			p := pairs[i]
+			p.ID = int64(i + 1)
+			if err := st.CompletePair(wctx, p, rs[i]); err != nil && wctx.Err() == nil {
+				b.Error(err)
+				return
+			}
+			written++
+		}
+	}()
+	urls := []string{"index.html", "t/single-query/index.html", "t/single-query/QF_LinearIntArith.html", "t/single-query/QF_Bitvec.html",
+		"solvers.html", "s/solver3.html", "api/progress.json", "wrong.html", "t/single-query/QF_LinearIntArith/results-7.html", "b/3/345.html",
+		"b/0/12.html", "assets/site.js"}
+	client := &http.Client{Timeout: time.Minute}
+	var lat []time.Duration
+	b.ResetTimer()
+	end := time.Now().Add(time.Duration(seconds) * time.Second)
+	for i := 0; time.Now().Before(end); i++ {
+		u := "http://" + addr.String() + "/" + urls[i%len(urls)]
+		t0 := time.Now()
+		resp, err := client.Get(u)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		lat = append(lat, time.Since(t0))
+		if d := time.Since(t0); d > 100*time.Millisecond && os.Getenv("SMTARENA_BENCH_DEBUG") != "" {
+			b.Logf("%s took %s", u, d)
+		}
+		if resp.StatusCode != 200 {
+			b.Fatalf("%s: %s", u, resp.Status)
+		}
+		time.Sleep(20 * time.Millisecond) // a few browsers, not a load test
+	}
+	b.StopTimer()
+	stopWriter()
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "ms-median")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "ms-p99")
+	b.ReportMetric(float64(lat[len(lat)-1].Microseconds())/1000, "ms-max")
+	b.ReportMetric(float64(len(lat)), "requests")
+	b.ReportMetric(float64(written), "pairs-written")
+	var rusage syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &rusage)
+	b.ReportMetric(float64(rusage.Maxrss)/1024, "peak-RSS-MB")
 }

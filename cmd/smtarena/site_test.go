@@ -21,12 +21,14 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"github.com/smtarena/smtarena/internal/config"
 	"github.com/smtarena/smtarena/internal/store"
 	"github.com/smtarena/smtarena/internal/testenv"
 )
 
 // hostileOutput is what the hostile solver prints before its answer: markup,
-// a textarea end and invalid UTF-8.
+// a textarea end and invalid UTF-8; after it, 5,000 NUL bytes and more
+// markup, in the tail of its output.
 const hostileOutput = `<script>alert(1)</script>\n</textarea><img src=x onerror=alert(2)>\n\377\376 bad bytes\n`
 
 // siteCompetition writes a competition of z3, cvc5 and a solver that
@@ -66,7 +68,7 @@ command = ["sh", "-c", "sleep %[1]s; exec cvc5 \"$1\"", "cvc5", "{file}"]
 name = "evil<script>alert(3)</script>"
 tracks = ["single-query"]
 logics = ["QF_.*"]
-command = ["sh", "-c", "sleep %[1]s; printf '%[2]s'; echo sat", "evil", "{file}"]
+command = ["sh", "-c", "sleep %[1]s; printf '%[2]s'; echo sat; head -c 5000 /dev/zero | tr '\\\\0' x; printf '\\\\n<script>alert(4)</script>\\\\n'", "evil", "{file}"]
 `, delay, strings.ReplaceAll(hostileOutput, `\`, `\\`))
 	if err := os.WriteFile(def, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
@@ -399,6 +401,10 @@ func checkHostile(t *testing.T, ctx context.Context, base, siteDir string, rs []
 	if !found {
 		t.Errorf("the hostile output is not shown as text on %s: %q", target, outputs)
 	}
+	tails := eval[[]string](t, ctx, `Array.from(document.querySelectorAll('pre.output.tail')).map(p => p.textContent)`)
+	if len(tails) == 0 || !strings.Contains(tails[0], "<script>alert(4)</script>") {
+		t.Errorf("the tail of the hostile output (past 4 KiB) is not shown as text: %q", tails)
+	}
 	if !strings.Contains(title, "evil<script>alert(3)</script>") {
 		t.Errorf("the hostile solver's name is not shown as text: %q", title)
 	}
@@ -432,20 +438,27 @@ func TestServeLive(t *testing.T) {
 		defer cwg.Done()
 		competeErr = runCompete(cctx, CompeteOptions{Quiet: true, Workers: 1}, def, streams{strings.NewReader(""), discardWriter{}, discardWriter{}})
 	}()
-	// serve needs results to publish: wait for the first ones
-	st := openCompeteStore(t, def)
+	// serve needs results to publish: wait for the first ones (the store
+	// may be locked while compete creates it)
+	cdef, err := config.Load(def)
+	if err != nil {
+		t.Fatal(err)
+	}
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		rs, _ := st.Results(context.Background(), store.ResultFilter{Track: "single-query"})
-		if len(rs) > 0 {
-			break
+		st, err := store.Open(context.Background(), filepath.Join(cdef.Path(cdef.WorkDir), "smtarena.db"))
+		if err == nil {
+			rs, _ := st.Results(context.Background(), store.ResultFilter{Track: "single-query"})
+			st.Close()
+			if len(rs) > 0 {
+				break
+			}
 		}
 		if time.Now().After(deadline) {
 			t.Fatal("no result after 60 s")
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	st.Close()
 	sctx, stopServe := context.WithCancel(context.Background())
 	defer stopServe()
 	addrc := make(chan net.Addr, 1)
@@ -471,7 +484,14 @@ func TestServeLive(t *testing.T) {
 	cell := `(() => { const r = Array.from(document.querySelectorAll('#progress-table tbody tr')).find(r => r.dataset.key === 'single-query/'); return r ? r.querySelector('[data-f=done]').textContent + '/' + r.querySelector('[data-f=planned]').textContent : ''; })()`
 	deadline = time.Now().Add(3 * time.Minute)
 	shot := false
+	// the scores so far: the overview's count of results in the scores,
+	// replaced in the page when serve has a new build
+	scored := `(() => { const m = document.querySelector('main').textContent.match(/single-query \(\d+ divisions?, (\d+) results\)/); return m ? Number(m[1]) : -1; })()`
+	var scores []int
 	for time.Now().Before(deadline) {
+		if k := eval[int](t, ctx, scored); len(scores) == 0 || scores[len(scores)-1] != k {
+			scores = append(scores, k)
+		}
 		v := eval[string](t, ctx, cell)
 		done, planned, ok := strings.Cut(v, "/")
 		if ok {
@@ -504,8 +524,14 @@ func TestServeLive(t *testing.T) {
 			t.Errorf("done count went down: %v", seen)
 		}
 	}
-	// it stays at the total
-	time.Sleep(3 * time.Second)
+	// it stays at the total, and the scores come to every result
+	time.Sleep(5 * time.Second)
+	if k := eval[int](t, ctx, scored); scores[len(scores)-1] != k {
+		scores = append(scores, k)
+	}
+	if len(scores) < 2 || scores[len(scores)-1] != total {
+		t.Errorf("results in the scores seen on the live page (without a reload): %v; want growing to %d", scores, total)
+	}
 	if v := eval[string](t, ctx, cell); v != fmt.Sprintf("%d/%d", total, total) {
 		t.Errorf("after the end: %q", v)
 	}
@@ -517,7 +543,7 @@ func TestServeLive(t *testing.T) {
 	for _, p := range w.take() {
 		t.Errorf("live page: %s", p)
 	}
-	t.Logf("done counts seen live: %v", seen)
+	t.Logf("done counts seen live: %v; results in the scores: %v", seen, scores)
 	stopServe()
 	swg.Wait()
 	if serveErr != nil {

@@ -596,6 +596,11 @@ func (r *runner) run(ctx context.Context, slot int, p store.Pair) (store.Result,
 	}
 	extra := map[string]any{"reason": sr.Reason, "exit_code": sr.ExitCode, "signal": sr.Signal,
 		"wrong": v.Wrong, "output": string(head), "error": sr.Error, "backend": sr.Backend, "cores": spec.Limits.Cores}
+	// what was run, and the output's tail when the head is not all of it
+	extra["command"] = args
+	if n := out.Len(); n > len(head) {
+		extra["output_bytes"], extra["output_tail"] = n, string(out.Bytes()[max(len(head), n-4096):])
+	}
 	if r.track == benchmark.UnsatCore {
 		if err := r.judgeCore(p, out.Bytes(), extra); err != nil {
 			return store.Result{}, err

@@ -36,6 +36,9 @@ type Site struct {
 	// files maps a path under the site's root to what renders it.
 	files map[string]func(w *bytes.Buffer)
 	paths []string
+	// bounded marks the files whose rendering costs at most a page of
+	// rows (benchmark pages, listings, assets), whatever the site's size.
+	bounded map[string]bool
 
 	tracks      []*trackData
 	benches     []benchInfo
@@ -129,7 +132,7 @@ func classify(r *store.Result) (div string, wrong, solved bool) {
 
 // Build indexes the input into a site.
 func Build(in *Input) *Site {
-	s := &Site{in: in, files: map[string]func(*bytes.Buffer){}, benchIdx: map[string]int32{}, solvers: map[string]*solverData{}}
+	s := &Site{in: in, files: map[string]func(*bytes.Buffer){}, bounded: map[string]bool{}, benchIdx: map[string]int32{}, solvers: map[string]*solverData{}}
 	s.footer = "smtarena"
 	if in.Generated != "" {
 		s.footer += " · generated " + in.Generated
@@ -325,6 +328,20 @@ func (s *Site) Render(path string) (b []byte, ok bool) {
 	var buf bytes.Buffer
 	f(&buf)
 	return buf.Bytes(), true
+}
+
+// Heavy lists the pages and plots whose rendering reads a whole track or
+// division (overview, division pages, plots, solver pages): a server
+// renders them once per build, before serving the build. Downloads are
+// left out (rendered when asked for).
+func (s *Site) Heavy() []string {
+	var out []string
+	for _, p := range s.paths {
+		if !s.bounded[p] && !strings.HasPrefix(p, "data/") {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // add registers a file.

@@ -3,6 +3,8 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"sort"
+	"strings"
 
 	"github.com/smtarena/smtarena/internal/store"
 )
@@ -47,7 +49,11 @@ func (s *Site) compare() []trackDiff {
 		}
 		for ri := range td.in.Results {
 			r := &td.in.Results[ri]
-			k := key{r.Solver, r.BenchmarkPath}
+			name := r.Solver
+			if as, ok := s.in.CompareAs[name]; ok {
+				name = as
+			}
+			k := key{name, r.BenchmarkPath}
 			oi, ok := there[k]
 			if !ok {
 				continue
@@ -57,7 +63,7 @@ func (s *Site) compare() []trackDiff {
 			sh, so := td.res[ri].solved, ot.res[oi].solved
 			rf := ref{int32(ti), int32(ri)}
 			switch {
-			case r.Answer != o.Answer && (decided(r.Answer) || decided(o.Answer)):
+			case r.Answer != o.Answer && decided(r.Answer) && decided(o.Answer):
 				d.changed = append(d.changed, diff{rf, o, "answer changed", sh, so})
 			case sh && !so:
 				d.changed = append(d.changed, diff{rf, o, "solved here only", sh, so})
@@ -85,6 +91,16 @@ func (s *Site) registerCompare() {
 		p.raw("<p>Pairs matched by track, solver and benchmark between this run and ")
 		p.text(s.in.Compare.Title)
 		p.raw(".</p>")
+		if len(s.in.CompareAs) > 0 {
+			var as []string
+			for a, b := range s.in.CompareAs {
+				as = append(as, a+" here with "+b+" there")
+			}
+			sort.Strings(as)
+			p.raw("<p>Solvers paired by the options: ")
+			p.text(strings.Join(as, "; "))
+			p.raw(".</p>")
+		}
 		for _, d := range get() {
 			p.raw("<h2>")
 			p.text(d.name + " track")

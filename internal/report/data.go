@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/smtarena/smtarena/internal/benchmark"
 	"github.com/smtarena/smtarena/internal/score"
 )
 
@@ -194,14 +193,7 @@ func (s *Site) downloadsPage(p *page) {
 		p.raw("</li></ul>")
 	}
 	p.raw("<h2>Across tracks</h2><ul><li>")
-	p.link("data/wrong.csv", "wrong answers (CSV)")
-	p.raw("</li><li>")
-	p.link("data/disagreements.csv", "disagreements (CSV)")
-	p.raw("</li><li>")
-	p.link("data/disagreements.json", "disagreements (JSON)")
-	p.raw("</li><li>")
-	p.link("data/entrants.json", "entrants (JSON)")
+	p.links("</li><li>", "data/wrong.csv", "wrong answers (CSV)", "data/disagreements.csv", "disagreements (CSV)",
+		"data/disagreements.json", "disagreements (JSON)", "data/entrants.json", "entrants (JSON)")
 	p.raw("</li></ul>")
 }
-
-var _ = benchmark.SingleQuery

@@ -76,6 +76,29 @@ func (p *page) link(href, text string) {
 	p.raw(`</a>`)
 }
 
+// item writes a term and its description in a <dl>, nothing when the
+// description is empty.
+func (p *page) item(k, v string) {
+	if v == "" {
+		return
+	}
+	p.raw("<dt>")
+	p.text(k)
+	p.raw("</dt><dd>")
+	p.text(v)
+	p.raw("</dd>")
+}
+
+// links writes links separated by sep: pairs of href and text.
+func (p *page) links(sep string, hrefText ...string) {
+	for i := 0; i+1 < len(hrefText); i += 2 {
+		if i > 0 {
+			p.raw(sep)
+		}
+		p.link(hrefText[i], hrefText[i+1])
+	}
+}
+
 // cell writes a table cell of text.
 func (p *page) cell(s string) {
 	p.raw("<td>")
@@ -88,6 +111,23 @@ func (p *page) num(x float64) {
 	p.raw(`<td class="n">`)
 	p.text(fmtNum(x))
 	p.raw("</td>")
+}
+
+// fnum writes a numeric cell with prec decimals (the published pages'
+// precision of competition-wide scores).
+func (p *page) fnum(x float64, prec int) {
+	p.raw(`<td class="n">`)
+	p.text(strconv.FormatFloat(x, 'f', prec, 64))
+	p.raw("</td>")
+}
+
+// numOrDash writes a numeric cell, "-" for zero (not given, not ranked).
+func (p *page) numOrDash(x float64) {
+	if x == 0 {
+		p.raw(`<td class="n">-</td>`)
+		return
+	}
+	p.num(x)
 }
 
 // inum writes an integer cell.
@@ -119,7 +159,7 @@ func (p *page) head(id string, filter bool, cols ...string) {
 		p.text(id)
 		p.raw(`" placeholder="text in any column"></label></p>`)
 	}
-	p.raw(`<table class="data sortable" id="`)
+	p.raw(`<div class="scroll"><table class="data sortable" id="`)
 	p.text(id)
 	p.raw(`"><thead><tr>`)
 	for _, c := range cols {
@@ -135,7 +175,7 @@ func (p *page) head(id string, filter bool, cols ...string) {
 	p.raw("</tr></thead><tbody>\n")
 }
 
-func (p *page) endTable() { p.raw("</tbody></table>\n") }
+func (p *page) endTable() { p.raw("</tbody></table></div>\n") }
 
 // nav is the site's menu.
 type nav struct {
@@ -165,13 +205,7 @@ func (p *page) open(title string, n *nav) {
 		p.link("t/"+slug(t)+"/index.html", t)
 	}
 	p.raw(" ")
-	p.link("solvers.html", "Solvers")
-	p.raw(" ")
-	p.link("wrong.html", "Wrong answers")
-	p.raw(" ")
-	p.link("disagreements.html", "Disagreements")
-	p.raw(" ")
-	p.link("downloads.html", "Downloads")
+	p.links(" ", "solvers.html", "Solvers", "wrong.html", "Wrong answers", "disagreements.html", "Disagreements", "downloads.html", "Downloads")
 	p.raw("</nav></header><main>\n<h1>")
 	p.text(title)
 	p.raw("</h1>\n")

@@ -18,6 +18,9 @@ type Input struct {
 	Progress []Progress
 	// Compare is another run to compare with (--compare), or nil.
 	Compare *Input
+	// CompareAs pairs a solver of this run with one of another name in the
+	// compared run (two versions of a solver); others pair by name.
+	CompareAs map[string]string
 	// Live marks pages served by internal/web: they poll for progress.
 	Live bool
 }

@@ -9,13 +9,13 @@ import (
 	"strings"
 
 	"github.com/smtarena/smtarena/internal/score"
-	"github.com/smtarena/smtarena/internal/store"
 )
 
 // register lists every file of the site.
 func (s *Site) register() {
 	s.add("assets/site.css", func(w *bytes.Buffer) { w.WriteString(siteCSS) })
 	s.add("assets/site.js", func(w *bytes.Buffer) { w.WriteString(siteJS) })
+	s.bounded["assets/site.css"], s.bounded["assets/site.js"] = true, true
 	s.addPage("index.html", s.title(), s.overview)
 	for _, td := range s.tracks {
 		s.addPage("t/"+slug(td.name)+"/index.html", s.title()+": "+td.name+" track", func(p *page) { s.trackPage(p, td) })
@@ -38,6 +38,7 @@ func (s *Site) register() {
 		if hi-lo > 1 {
 			title = fmt.Sprintf("Benchmarks %d to %d", lo+1, hi)
 		}
+		s.bounded[benchFile(lo)] = true
 		s.addPage(benchFile(lo), title, func(p *page) {
 			for bi := lo; bi < hi; bi++ {
 				s.benchSection(p, bi)
@@ -112,8 +113,8 @@ func (s *Site) paged(base, title string, n int, cols []string, row func(p *page,
 		if pages > 1 {
 			t = fmt.Sprintf("%s (page %d of %d)", title, k, pages)
 		}
+		s.bounded[name(k)] = true
 		s.addPage(name(k), t, func(p *page) {
-			last := base[strings.LastIndexByte(base, '/')+1:]
 			pager := func() {
 				if pages == 1 {
 					return
@@ -137,7 +138,6 @@ func (s *Site) paged(base, title string, n int, cols []string, row func(p *page,
 				}
 				p.raw("</p>\n")
 			}
-			_ = last
 			p.textf("%d rows.", n)
 			pager()
 			p.head("rows", true, cols...)
@@ -192,16 +192,7 @@ func (s *Site) resultRow(p *page, rf ref, track, solver bool) {
 func (s *Site) overview(p *page) {
 	m := &s.in.Meta
 	p.raw(`<section><h2>The competition</h2><dl class="meta">`)
-	dl := func(k, v string) {
-		if v == "" {
-			return
-		}
-		p.raw("<dt>")
-		p.text(k)
-		p.raw("</dt><dd>")
-		p.text(v)
-		p.raw("</dd>")
-	}
+	dl := p.item
 	if m.Rules != 0 {
 		dl("Rules", strconv.Itoa(m.Rules))
 	}
@@ -228,10 +219,10 @@ func (s *Site) overview(p *page) {
 		for _, l := range m.Limits {
 			p.raw("<tr>")
 			p.cell(l.Track)
-			p.num(l.CPU)
-			p.num(l.Wall)
-			p.inum(int(l.MemoryMB))
-			p.inum(l.Cores)
+			p.numOrDash(l.CPU)
+			p.numOrDash(l.Wall)
+			p.numOrDash(float64(l.MemoryMB))
+			p.numOrDash(float64(l.Cores))
 			p.raw("</tr>\n")
 		}
 		p.endTable()
@@ -368,8 +359,8 @@ func (s *Site) recognitions(p *page, td *trackData) {
 				p.linkCell(s.scopeHref(td, l.Division), l.Division)
 				p.cell(l.First)
 				p.cell(l.Second)
-				p.num(l.Correctness)
-				p.num(l.Time)
+				p.fnum(l.Correctness, 8)
+				p.fnum(l.Time, 8)
 				p.raw("</tr>\n")
 			}
 			p.endTable()
@@ -381,8 +372,8 @@ func (s *Site) recognitions(p *page, td *trackData) {
 				p.raw("<tr>")
 				p.linkCell(s.scopeHref(td, c.Division), c.Division)
 				p.cell(c.Solver)
-				p.num(c.Correctness)
-				p.num(c.Time)
+				p.fnum(c.Correctness, 8)
+				p.fnum(c.Time, 8)
 				p.inum(c.Solvers)
 				p.inum(c.Pairs)
 				p.raw("</tr>\n")
@@ -536,7 +527,7 @@ func (s *Site) scopePage(p *page, sc *scope) {
 				} else {
 					p.raw("<tr>")
 				}
-				p.inum(e.Rank)
+				p.numOrDash(float64(e.Rank)) // 0: not competing
 				p.linkCell(s.solverHref(e.Solver), e.Solver)
 				p.cell(yesNo(e.Competitive))
 				p.num(e.Error)
@@ -620,17 +611,26 @@ func (s *Site) countsTable(p *page, sc *scope) {
 
 // extraKeys are extra columns every result has, shown on the pair pages
 // only.
-var extraSkip = map[string]bool{"division": true, "logic": true, "output": true, "cores": true, "error": true, "exit_code": true,
+var extraSkip = map[string]bool{"division": true, "logic": true, "output": true, "output_tail": true, "output_bytes": true, "command": true, "cores": true, "error": true, "exit_code": true,
 	"signal": true, "job file": true, "pair id": true, "solver id": true, "configuration id": true, "benchmark id": true,
 	"job id": true, "reason": true, "wrong": true, "backend": true}
 
-// extraTable counts, per solver, the values of the track's own columns
-// (validator votes, model verdicts, checker results) where they take few
-// values: whatever a track records in a result's extra columns shows here
-// without the pages knowing the track.
+// extraTable shows, per solver, the track's own columns (validator votes,
+// model verdicts, checker results and statistics): whatever a track
+// records in a result's extra columns shows here without the pages
+// knowing the track. A column of few values (at most 8, each seen four
+// times on average) is counted by value; a numeric column of many values
+// (times, sizes) is summed and averaged.
 func (s *Site) extraTable(p *page, sc *scope) {
+	type numStat struct {
+		sum float64
+		n   int
+	}
 	counts := map[string]map[string]map[string]int{} // key -> value -> solver -> n
 	values := map[string]map[string]bool{}
+	seen := map[string]int{}
+	nonNum := map[string]bool{}
+	nums := map[string]map[string]*numStat{} // key -> solver
 	solvers := map[string]bool{}
 	for _, ri := range sc.results {
 		r := &sc.t.in.Results[ri]
@@ -641,6 +641,7 @@ func (s *Site) extraTable(p *page, sc *scope) {
 		if json.Unmarshal([]byte(r.Extra), &x) != nil {
 			continue
 		}
+		solvers[r.Solver] = true
 		for k, v := range x {
 			if extraSkip[k] {
 				continue
@@ -649,13 +650,26 @@ func (s *Site) extraTable(p *page, sc *scope) {
 			switch v := v.(type) {
 			case string:
 				val = v
+				nonNum[k] = true
 			case bool:
 				val = strconv.FormatBool(v)
+				nonNum[k] = true
 			case float64:
 				val = strconv.FormatFloat(v, 'f', -1, 64)
+				if nums[k] == nil {
+					nums[k] = map[string]*numStat{}
+				}
+				st := nums[k][r.Solver]
+				if st == nil {
+					st = &numStat{}
+					nums[k][r.Solver] = st
+				}
+				st.sum += v
+				st.n++
 			default:
 				continue
 			}
+			seen[k]++
 			if values[k] == nil {
 				values[k] = map[string]bool{}
 				counts[k] = map[string]map[string]int{}
@@ -668,25 +682,28 @@ func (s *Site) extraTable(p *page, sc *scope) {
 				counts[k][val] = map[string]int{}
 			}
 			counts[k][val][r.Solver]++
-			solvers[r.Solver] = true
 		}
 	}
-	var keys []string
+	var keys, numKeys []string
 	for k, vs := range values {
-		if len(vs) <= 8 && len(vs) > 0 {
+		switch {
+		case len(vs) <= 8 && len(vs)*4 <= seen[k]:
 			keys = append(keys, k)
+		case !nonNum[k] && nums[k] != nil:
+			numKeys = append(numKeys, k)
 		}
 	}
-	if len(keys) == 0 {
+	if len(keys) == 0 && len(numKeys) == 0 {
 		return
 	}
 	sort.Strings(keys)
+	sort.Strings(numKeys)
 	names := make([]string, 0, len(solvers))
 	for n := range solvers {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	p.raw("<h2>Track columns</h2><p>Values of the track's own columns (extra fields of the results), counted per solver.</p>")
+	p.raw("<h2>Track columns</h2><p>The track's own columns (extra fields of the results) per solver: values counted, or numbers summed and averaged.</p>")
 	cols := []string{"column", "value"}
 	for _, n := range names {
 		cols = append(cols, "#"+n)
@@ -704,6 +721,25 @@ func (s *Site) extraTable(p *page, sc *scope) {
 			p.cell(v)
 			for _, n := range names {
 				p.inum(counts[k][v][n])
+			}
+			p.raw("</tr>\n")
+		}
+	}
+	for _, k := range numKeys {
+		for _, what := range []string{"sum", "mean"} {
+			p.raw("<tr>")
+			p.cell(k)
+			p.cell("(" + what + ")")
+			for _, n := range names {
+				st := nums[k][n]
+				switch {
+				case st == nil:
+					p.cell("")
+				case what == "sum":
+					p.num(st.sum)
+				default:
+					p.num(st.sum / float64(st.n))
+				}
 			}
 			p.raw("</tr>\n")
 		}
@@ -762,7 +798,7 @@ func (s *Site) solverPage(p *page, sd *solverData) {
 					p.cell(td.name)
 					p.linkCell(s.scopeHref(td, d.Name), d.Name)
 					p.cell(kindName(rk.Kind))
-					p.inum(e.Rank)
+					p.numOrDash(float64(e.Rank)) // 0: not competing
 					p.num(e.Error)
 					p.num(e.Correct)
 					p.inum(e.Solved)
@@ -841,21 +877,12 @@ func (s *Site) pairRow(p *page, rf ref) {
 	p.num(r.Wall)
 	p.num(r.MemoryMB)
 	p.raw(`<td><details><summary>pair</summary><dl class="meta">`)
-	kv := func(k, v string) {
-		if v == "" {
-			return
-		}
-		p.raw("<dt>")
-		p.text(k)
-		p.raw("</dt><dd>")
-		p.text(v)
-		p.raw("</dd>")
-	}
+	kv := p.item
 	kv("configuration", r.Configuration)
 	kv("expected", r.Expected)
 	kv("source", r.SourceKey)
 	var x map[string]any
-	output := ""
+	output, tail := "", ""
 	if r.Extra != "" && json.Unmarshal([]byte(r.Extra), &x) != nil {
 		kv("extra (not JSON)", r.Extra)
 	}
@@ -869,18 +896,13 @@ func (s *Site) pairRow(p *page, rf ref) {
 		case "output":
 			output, _ = x[k].(string)
 			continue
+		case "output_tail":
+			tail, _ = x[k].(string)
+			continue
 		case "division", "logic":
 			continue // in the row
 		}
-		var str string
-		switch v := x[k].(type) {
-		case string:
-			str = v
-		default:
-			b, _ := json.Marshal(v)
-			str = string(b)
-		}
-		kv(k, str)
+		kv(k, extraText(x[k]))
 	}
 	p.raw("</dl>")
 	if output != "" {
@@ -888,16 +910,12 @@ func (s *Site) pairRow(p *page, rf ref) {
 		p.text(output)
 		p.raw("</pre>")
 	}
-	p.raw("</details></td></tr>\n")
-}
-
-func (s *Site) limitOf(track string) *Limit {
-	for i := range s.in.Meta.Limits {
-		if s.in.Meta.Limits[i].Track == track {
-			return &s.in.Meta.Limits[i]
-		}
+	if tail != "" {
+		p.raw(`<p>…</p><pre class="output tail">`)
+		p.text(tail)
+		p.raw("</pre>")
 	}
-	return nil
+	p.raw("</details></td></tr>\n")
 }
 
 func (s *Site) disagreementsPage(p *page) {
@@ -930,4 +948,32 @@ func (s *Site) disagreementsPage(p *page) {
 	}
 }
 
-var _ = store.Result{}
+// extraText shows an extra column's value: a string as it is, a list of
+// strings (a command line) as words, anything else as JSON.
+func extraText(v any) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case []any:
+		words := make([]string, 0, len(v))
+		for _, w := range v {
+			s, ok := w.(string)
+			if !ok {
+				words = nil
+				break
+			}
+			if s == "" || strings.ContainsAny(s, " \t\n'\"\\$`;&|<>()*?") {
+				s = "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+			}
+			words = append(words, s)
+		}
+		if words != nil {
+			return strings.Join(words, " ")
+		}
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // escaped when written
+	_ = enc.Encode(v)        // decoded from JSON: encodes
+	return strings.TrimSpace(b.String())
+}

@@ -227,7 +227,7 @@ func (s *Site) cactus(w *bytes.Buffer, sc *scope, wall bool) {
 		w.WriteString(`"/>`)
 		ly := padT + 14 + 16*i
 		fmt.Fprintf(w, `<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="%s" stroke-width="3"/><text x="%d" y="%d">`, plotW-padR+8, plotW-padR+24, ly-4, ly-4, color, plotW-padR+28, ly)
-		escape(w, fmt.Sprintf("%s (%d)", truncate(n, 16), len(ts)))
+		escape(w, fmt.Sprintf("%s (%d)", truncate(n, 13), len(ts)))
 		w.WriteString("</text>")
 	}
 	w.WriteString("</svg>\n")

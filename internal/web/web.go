@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"path"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -57,6 +58,7 @@ func CheckAddr(addr, token string) error {
 // snapshot is a built site and what progress.json says of it.
 type snapshot struct {
 	site     *report.Site
+	rendered map[string][]byte // the heavy pages, rendered at build time
 	progress []report.Progress
 	results  int
 	latest   []latest
@@ -106,7 +108,10 @@ func (s *Server) Load(ctx context.Context) error {
 	if in.Progress == nil {
 		in.Progress = []report.Progress{}
 	}
-	snap := &snapshot{site: report.Build(in), progress: in.Progress, built: time.Now()}
+	snap := &snapshot{site: report.Build(in), progress: in.Progress, built: time.Now(), rendered: map[string][]byte{}}
+	if err := snap.prerender(ctx); err != nil {
+		return err
+	}
 	var all []latest
 	type idr struct {
 		id int64
@@ -128,6 +133,32 @@ func (s *Server) Load(ctx context.Context) error {
 	return nil
 }
 
+// prerender renders the heavy pages on every core.
+func (snap *snapshot) prerender(ctx context.Context) error {
+	heavy := snap.site.Heavy()
+	out := make([][]byte, len(heavy))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.NumCPU(); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				i := int(next.Add(1) - 1)
+				if i >= len(heavy) {
+					return
+				}
+				out[i], _ = snap.site.Render(heavy[i])
+			}
+		}()
+	}
+	wg.Wait()
+	for i, p := range heavy {
+		snap.rendered[p] = out[i]
+	}
+	return ctx.Err()
+}
+
 func divisionOf(r store.Result) string {
 	var x struct {
 		Division string `json:"division"`
@@ -141,6 +172,7 @@ func (s *Server) poll(ctx context.Context) {
 	t := time.NewTicker(s.opts.Refresh)
 	defer t.Stop()
 	last := ""
+	var nextBuild time.Time
 	for {
 		select {
 		case <-ctx.Done():
@@ -159,10 +191,15 @@ func (s *Server) poll(ctx context.Context) {
 		s.counts = c
 		s.mu.Unlock()
 		b, _ := json.Marshal(c)
-		if string(b) == last {
+		if string(b) == last || time.Now().Before(nextBuild) {
 			continue
 		}
-		if err := s.Load(ctx); err != nil {
+		began := time.Now()
+		err = s.Load(ctx)
+		// Leave the machine to the requests (and compete) as long as the
+		// build took before the next one.
+		nextBuild = time.Now().Add(time.Since(began))
+		if err != nil {
 			s.opts.Log.Warn("reload", "error", err)
 			s.mu.Lock()
 			s.lastLoad = err
@@ -262,7 +299,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.progress(w, snap)
 		return
 	}
-	b, ok := snap.site.Render(p)
+	b, ok := snap.rendered[p]
+	if !ok {
+		b, ok = snap.site.Render(p)
+	}
 	if !ok {
 		http.NotFound(w, r)
 		return

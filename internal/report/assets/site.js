@@ -39,17 +39,43 @@
       });
     });
   }
+  // init makes the tables and the scatter plot's list work (again, after
+  // a live update replaced the page's content).
+  function init() {
+    Array.prototype.forEach.call(document.querySelectorAll("table.sortable"), makeSortable);
+    Array.prototype.forEach.call(document.querySelectorAll("input[data-filter]"), makeFilter);
+    var sel = document.getElementById("scatter-select");
+    var img = document.getElementById("scatter-img");
+    if (sel && img) sel.addEventListener("change", function () { img.src = sel.value; });
+  }
+  // refresh replaces the page's content with the server's latest build:
+  // the scores so far, without a reload.
+  function refresh() {
+    return fetch(location.href, { cache: "no-store" }).then(function (r) {
+      if (!r.ok) throw new Error("HTTP " + r.status);
+      return r.text();
+    }).then(function (text) {
+      var doc = new DOMParser().parseFromString(text, "text/html");
+      var fresh = doc.querySelector("main"), old = document.querySelector("main");
+      if (fresh && old) {
+        old.replaceWith(document.adoptNode(fresh));
+        init();
+      }
+    });
+  }
   function live() {
     var root = document.body.dataset.root || "";
     var status = document.getElementById("live-status");
     var token = new URLSearchParams(location.search).get("token");
     var url = root + "api/progress.json" + (token ? "?token=" + encodeURIComponent(token) : "");
+    var built = null;
     function update() {
       fetch(url, { cache: "no-store" }).then(function (r) {
         if (!r.ok) throw new Error("HTTP " + r.status);
         return r.json();
       }).then(function (data) {
         var table = document.getElementById("progress-table");
+        var list = document.getElementById("latest");
         (data.progress || []).forEach(function (g) {
           var key = g.track + "/" + g.division;
           var row = null;
@@ -71,7 +97,6 @@
             });
           }
         });
-        var list = document.getElementById("latest");
         if (list && data.latest) {
           list.textContent = "";
           data.latest.forEach(function (l) {
@@ -80,8 +105,15 @@
             list.appendChild(li);
           });
         }
-        if (status) status.textContent = "Last update " + new Date().toLocaleTimeString() + ", " + data.results + " results.";
+        if (built !== null && data.built !== built) {
+          built = data.built;
+          return refresh().then(function () { update(); });
+        }
+        built = data.built;
+        status = document.getElementById("live-status");
+        if (status) status.textContent = "Last update " + new Date().toLocaleTimeString() + ", " + data.results + " results in the scores.";
       }).catch(function (e) {
+        status = document.getElementById("live-status");
         if (status) status.textContent = "Update failed: " + e.message;
       });
     }
@@ -98,11 +130,7 @@
   window.addEventListener("hashchange", openTarget);
   document.addEventListener("DOMContentLoaded", function () {
     openTarget();
-    Array.prototype.forEach.call(document.querySelectorAll("table.sortable"), makeSortable);
-    Array.prototype.forEach.call(document.querySelectorAll("input[data-filter]"), makeFilter);
-    var sel = document.getElementById("scatter-select");
-    var img = document.getElementById("scatter-img");
-    if (sel && img) sel.addEventListener("change", function () { img.src = sel.value; });
+    init();
     if (document.body.dataset.live) live();
   });
 })();
