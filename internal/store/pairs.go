@@ -87,27 +87,39 @@ func scanPair(rows interface{ Scan(...any) error }) (Pair, error) {
 	return p, err
 }
 
+// planBatch is how many pairs one INSERT of PlanPairs carries (12
+// parameters each: within both databases' limits on parameters).
+const planBatch = 500
+
 func (s *sqlStore) PlanPairs(ctx context.Context, ps []Pair) (int, error) {
 	n := 0
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		n = 0 // counted afresh if a transient error runs this again
-		st, err := tx.PrepareContext(ctx, `INSERT INTO pairs (competition, track, division, logic, solver, configuration,
-			benchmark_id, benchmark_path, input, expected, heat, seq, state, owner, lease_until, attempts)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'pending', '', 0, 0)
-			ON CONFLICT (competition, track, solver, configuration, benchmark_id) DO NOTHING`)
-		if err != nil {
-			return err
-		}
-		defer st.Close()
-		for _, p := range ps {
-			res, err := st.ExecContext(ctx, p.Competition, p.Track, p.Division, p.Logic, p.Solver, p.Configuration,
-				p.BenchmarkID, p.BenchmarkPath, p.Input, p.Expected, p.Heat, p.Seq)
+		for from := 0; from < len(ps); from += planBatch {
+			batch := ps[from:min(from+planBatch, len(ps))]
+			var q strings.Builder
+			q.WriteString(`INSERT INTO pairs (competition, track, division, logic, solver, configuration,
+			benchmark_id, benchmark_path, input, expected, heat, seq, state, owner, lease_until, attempts) VALUES `)
+			args := make([]any, 0, 12*len(batch))
+			for i, p := range batch {
+				if i > 0 {
+					q.WriteString(", ")
+				}
+				q.WriteString("(")
+				for j := 1; j <= 12; j++ {
+					fmt.Fprintf(&q, "$%d, ", 12*i+j)
+				}
+				q.WriteString("'pending', '', 0, 0)")
+				args = append(args, p.Competition, p.Track, p.Division, p.Logic, p.Solver, p.Configuration,
+					p.BenchmarkID, p.BenchmarkPath, p.Input, p.Expected, p.Heat, p.Seq)
+			}
+			q.WriteString(" ON CONFLICT (competition, track, solver, configuration, benchmark_id) DO NOTHING")
+			res, err := tx.ExecContext(ctx, q.String(), args...)
 			if err != nil {
 				return err
 			}
-			if k, _ := res.RowsAffected(); k > 0 {
-				n++
-			}
+			k, _ := res.RowsAffected()
+			n += int(k)
 		}
 		return nil
 	})
@@ -125,27 +137,50 @@ func (s *sqlStore) ClaimPairs(ctx context.Context, competition, owner string, n 
 		// is claiming.
 		lock = " FOR UPDATE SKIP LOCKED"
 	}
-	q := `UPDATE pairs SET state = 'running', owner = $1, lease_until = $2, attempts = attempts + 1
-		WHERE id IN (SELECT id FROM pairs WHERE competition = $3
-			AND (state = 'pending' OR (state = 'running' AND lease_until < $4))
-			ORDER BY seq LIMIT $5` + lock + `)
+	// Two claims, each an index range in seq order (competition, state,
+	// seq): first the running pairs whose lease expired (a lost worker's:
+	// few, and earlier in the order), then pending ones. One query with
+	// both states in an OR sorts every pair of the competition at each
+	// claim, which with a million pairs planned is slower by far.
+	// SQLite numbers parameters in the order they appear: the limit is
+	// the last one.
+	claim := func(where, limit string) string {
+		return `UPDATE pairs SET state = 'running', owner = $1, lease_until = $2, attempts = attempts + 1
+		WHERE id IN (SELECT id FROM pairs WHERE competition = $3 AND ` + where + `
+			ORDER BY seq LIMIT ` + limit + lock + `)
 		RETURNING ` + pairColumns
+	}
+	expired := claim(`state = 'running' AND lease_until < $4`, "$5")
+	pending := claim(`state = 'pending'`, "$4")
 	var out []Pair
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		out = out[:0]
-		rows, err := tx.QueryContext(ctx, q, owner, now+lease.Milliseconds(), competition, now, n)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			p, err := scanPair(rows)
+		for _, q := range []string{expired, pending} {
+			if len(out) >= n {
+				break
+			}
+			args := []any{owner, now + lease.Milliseconds(), competition, n - len(out)}
+			if q == expired {
+				args = []any{owner, now + lease.Milliseconds(), competition, now, n}
+			}
+			rows, err := tx.QueryContext(ctx, q, args...)
 			if err != nil {
 				return err
 			}
-			out = append(out, p)
+			for rows.Next() {
+				p, err := scanPair(rows)
+				if err != nil {
+					rows.Close()
+					return err
+				}
+				out = append(out, p)
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return err
+			}
 		}
-		return rows.Err()
+		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("store: claim pairs: %w", err)
