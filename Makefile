@@ -69,6 +69,7 @@ bench: build
 	$(GO) test -run '^$$' -bench Index -benchtime 1x ./internal/library/
 	$(GO) test -run '^$$' -bench Select500k -benchtime 1x ./internal/selection/
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./internal/executor/
+	$(GO) test -run '^$$' -bench Slurm -benchtime 1x ./cmd/smtarena/
 	$(GO) test -run '^$$' -bench ScoreMillion -benchtime 3x -cpu 1 ./internal/score/
 	$(GO) test -run '^$$' -bench ImportScore2024 -benchtime 1x ./cmd/smtarena/
 	TRACE_EXECUTOR_OFFICIAL='$(TRACE_EXECUTOR_OFFICIAL)' $(GO) test -run '^$$' -bench TraceExec -benchtime 20x ./internal/trace/

@@ -21,7 +21,7 @@ import (
 // slurmSetup starts a two-node Slurm cluster and PostgreSQL for a test,
 // and makes the workers that sbatch starts (this test binary) act as
 // smtarena.
-func slurmSetup(t *testing.T) (*testenv.SlurmCluster, string) {
+func slurmSetup(t testing.TB) (*testenv.SlurmCluster, string) {
 	t.Helper()
 	needRootForRuns(t)
 	c := testenv.Slurm(t, 2)
@@ -156,7 +156,7 @@ command = ["cvc4", "{file}"]
 
 // faultDef writes a competition of n benchmarks and two fake solvers that
 // take 0.3 s a pair.
-func faultDef(t *testing.T, dir string, n int) string {
+func faultDef(t testing.TB, dir string, n int) string {
 	t.Helper()
 	writeLibrary(t, filepath.Join(dir, "lib"), n)
 	def := filepath.Join(dir, "c.toml")
@@ -185,14 +185,14 @@ command = ["sh", "-c", "sleep 0.3; echo unsat", "b", "{file}"]
 
 // coordinator starts `compete --executor slurm` as a process of its own,
 // its output in a file.
-func coordinator(t *testing.T, dir, dsn, def string, n int) *exec.Cmd {
+func coordinator(t testing.TB, dir, dsn, def string, n int, lease time.Duration) *exec.Cmd {
 	t.Helper()
 	exe, _ := os.Executable()
 	out, err := os.Create(filepath.Join(dir, fmt.Sprintf("coordinator-%d.out", n)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := exec.Command(exe, "compete", "--db", dsn, "--executor", "slurm", "--slurm-jobs", "2", "--lease", slurmTestLease.String(), def)
+	c := exec.Command(exe, "compete", "--db", dsn, "--executor", "slurm", "--slurm-jobs", "2", "--lease", lease.String(), def)
 	c.Stdout, c.Stderr = out, out
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
@@ -236,14 +236,14 @@ func TestSlurmFaults(t *testing.T) {
 			t.Log(outputs(dir))
 		}
 	})
-	co := coordinator(t, dir, dsn, def, 1)
+	co := coordinator(t, dir, dsn, def, 1, slurmTestLease)
 	st := openStoreWait(t, dsn)
 	waitPairs(t, st, key, 10, 60*time.Second, "start")
 
 	// The coordinator killed: the workers carry on; a new one takes over.
 	_ = co.Process.Kill()
 	_ = co.Wait()
-	co = coordinator(t, dir, dsn, def, 2)
+	co = coordinator(t, dir, dsn, def, 2, slurmTestLease)
 	waitPairs(t, st, key, 25, 30*time.Second, "after kill -9 of the coordinator")
 
 	// A worker job cancelled: its pairs are given back, and the
@@ -330,7 +330,7 @@ func TestSlurmFaults(t *testing.T) {
 }
 
 // openStoreWait opens the store once the coordinator has made it.
-func openStoreWait(t *testing.T, dsn string) store.Store {
+func openStoreWait(t testing.TB, dsn string) store.Store {
 	t.Helper()
 	st, err := store.Open(context.Background(), dsn)
 	if err != nil {
