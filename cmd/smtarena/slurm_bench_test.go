@@ -169,38 +169,7 @@ command = ["sh", "-c", "sleep 3; echo unsat", "b", "{file}"]
 	co := coordinator(b, dir, dsn, def, 1, lease)
 	defer func() { _ = co.Process.Kill(); _ = co.Wait() }()
 	st := openStoreWait(b, dsn)
-	var lost []int64
-	for deadline := time.Now().Add(60 * time.Second); len(lost) == 0 && time.Now().Before(deadline); {
-		ps, _ := st.Pairs(context.Background(), key)
-		for _, p := range ps {
-			if p.State == store.PairRunning && strings.HasPrefix(p.Owner, "n1/") {
-				lost = append(lost, p.ID)
-			}
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	if len(lost) == 0 {
-		b.Fatal("n1 runs no pair")
-	}
-	time.Sleep(time.Second) // leases renewed some time ago, as at any moment
-	start := time.Now()
-	cluster.KillNode(b, "n1")
-	again := map[int64]bool{}
-	for len(again) < len(lost) && time.Since(start) < lease+60*time.Second {
-		ps, _ := st.Pairs(context.Background(), key)
-		for _, p := range ps {
-			for _, id := range lost {
-				if p.ID == id && !strings.HasPrefix(p.Owner, "n1/") {
-					again[id] = true
-				}
-			}
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	took := time.Since(start)
-	if len(again) < len(lost) {
-		b.Fatalf("%d of %d lost pairs ran again after %s", len(again), len(lost), took)
-	}
+	_, took := loseNode(b, cluster, st, key, "n1", lease+60*time.Second)
 	b.ReportMetric(took.Seconds(), "s-loss-to-rerun")
 	b.ReportMetric((took - lease).Seconds(), "s-beyond-lease")
 }

@@ -261,45 +261,10 @@ func TestSlurmFaults(t *testing.T) {
 	testenv.RestartPostgres(t)
 	waitPairs(t, st, key, 55, 30*time.Second, "after the PostgreSQL restart")
 
-	// Node n1 lost with the pairs it runs.
-	var ps []store.Pair
-	var lostIDs []int64
-	deadline := time.Now().Add(10 * time.Second)
-	for len(lostIDs) == 0 && time.Now().Before(deadline) {
-		ps, _ = st.Pairs(context.Background(), key)
-		for _, p := range ps {
-			if p.State == store.PairRunning && strings.HasPrefix(p.Owner, "n1/") {
-				lostIDs = append(lostIDs, p.ID)
-			}
-		}
-		if len(lostIDs) == 0 {
-			time.Sleep(20 * time.Millisecond)
-		}
-	}
-	if len(lostIDs) == 0 {
-		t.Fatal("n1 runs no pair to lose")
-	}
-	lost := time.Now()
-	cluster.KillNode(t, "n1")
-	// Each lost pair runs again on n2: taken over at most a lease (plus
-	// the claim poll) after the loss.
-	again := map[int64]bool{}
-	for len(again) < len(lostIDs) && time.Since(lost) < slurmTestLease+30*time.Second {
-		ps, _ = st.Pairs(context.Background(), key)
-		for _, p := range ps {
-			for _, id := range lostIDs {
-				if p.ID == id && !strings.HasPrefix(p.Owner, "n1/") {
-					again[id] = true
-				}
-			}
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	rerun := time.Since(lost)
-	if len(again) < len(lostIDs) {
-		t.Fatalf("%d of n1's %d pairs ran again after %s", len(again), len(lostIDs), rerun)
-	}
-	t.Logf("node loss: n1's %d pairs running again on n2 %s after the loss (lease %s)", len(lostIDs), rerun.Round(time.Millisecond), slurmTestLease)
+	// Node n1 lost with the pairs it runs: each runs again on n2, taken
+	// over at most a lease (plus the claim poll) after the loss.
+	lost, rerun := loseNode(t, cluster, st, key, "n1", slurmTestLease+30*time.Second)
+	t.Logf("node loss: n1's %d pairs running again on n2 %s after the loss (lease %s)", lost, rerun.Round(time.Millisecond), slurmTestLease)
 
 	done := make(chan error, 1)
 	go func() { done <- co.Wait() }()
@@ -454,4 +419,45 @@ command = ["sh", "-c", %q, "b", "{hostfile}", "{file}"]
 			}
 		}
 	}
+}
+
+// loseNode waits until node runs pairs, loses it (its slurmd and every
+// process of its jobs get SIGKILL) and waits until each of the pairs it
+// ran is claimed by another node. It returns how many pairs were lost and
+// how long after the loss the last one was claimed again.
+func loseNode(t testing.TB, c *testenv.SlurmCluster, st store.Store, key, node string, limit time.Duration) (int, time.Duration) {
+	t.Helper()
+	held := func(p store.Pair) bool { return strings.HasPrefix(p.Owner, node+"/") }
+	var lost []int64
+	for deadline := time.Now().Add(60 * time.Second); len(lost) == 0 && time.Now().Before(deadline); {
+		ps, _ := st.Pairs(context.Background(), key)
+		for _, p := range ps {
+			if p.State == store.PairRunning && held(p) {
+				lost = append(lost, p.ID)
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if len(lost) == 0 {
+		t.Fatalf("%s runs no pair to lose", node)
+	}
+	start := time.Now()
+	c.KillNode(t, node)
+	again := map[int64]bool{}
+	for len(again) < len(lost) && time.Since(start) < limit {
+		ps, _ := st.Pairs(context.Background(), key)
+		for _, p := range ps {
+			for _, id := range lost {
+				if p.ID == id && !held(p) {
+					again[id] = true
+				}
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	took := time.Since(start)
+	if len(again) < len(lost) {
+		t.Fatalf("%d of %s's %d pairs ran again after %s", len(again), node, len(lost), took)
+	}
+	return len(lost), took
 }

@@ -143,6 +143,7 @@ func (c *SlurmCluster) start(t testing.TB, prog string, args ...string) {
 	t.Helper()
 	cmd := exec.Command(prog, args...)
 	cmd.Env = append(os.Environ(), "SLURM_CONF="+c.Conf)
+	cmd.Dir = c.Dir
 	cmd.Stdout, cmd.Stderr = nil, nil
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
@@ -206,11 +207,13 @@ func (c *SlurmCluster) stop(t testing.TB) {
 			return err != nil || strings.TrimSpace(string(out)) == ""
 		})
 	}
-	// Step daemons left behind (a killed node's jobs) are not our
-	// children: find them by this cluster's spool directory.
+	// Step daemons left behind (a killed node's jobs, a job whose end
+	// slurmctld did not hear of) are not our children: find them, and
+	// what runs below them, by the SLURM_CONF they got from slurmd.
 	var roots []int
+	mark := []byte("SLURM_CONF=" + c.Conf + "\x00")
 	for _, pid := range allPids() {
-		if cwd, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", pid)); err == nil && strings.HasPrefix(cwd, c.Dir) {
+		if env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid)); err == nil && bytes.Contains(env, mark) && pid != os.Getpid() {
 			roots = append(roots, pid)
 		}
 	}
@@ -227,7 +230,9 @@ func (c *SlurmCluster) stop(t testing.TB) {
 		}
 	}
 	for _, pid := range descendants(roots) {
-		_ = syscall.Kill(pid, syscall.SIGKILL)
+		if pid != os.Getpid() {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
 	}
 	if t != nil && t.Failed() {
 		t.Logf("Slurm logs:\n%s", c.Logs())
