@@ -71,6 +71,7 @@ bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./internal/executor/
 	$(GO) test -run '^$$' -bench Slurm -benchtime 1x ./cmd/smtarena/
 	$(GO) test -run '^$$' -bench ScoreMillion -benchtime 3x -cpu 1 ./internal/score/
+	$(GO) test -run '^$$' -bench CoreValidation -benchtime 1x ./internal/compete/
 	$(GO) test -run '^$$' -bench ImportScore2024 -benchtime 1x ./cmd/smtarena/
 	TRACE_EXECUTOR_OFFICIAL='$(TRACE_EXECUTOR_OFFICIAL)' $(GO) test -run '^$$' -bench TraceExec -benchtime 20x ./internal/trace/
 	@echo "reference (issue 6): at most 1.2x the official trace executor (quoted at about 50 ms); TRACE_EXECUTOR_OFFICIAL=/path/to/smtlib2_trace_executor runs it side by side (TraceExec/official: ms-official, ratio; built as the README says)"

@@ -2,7 +2,8 @@
 # Installs what `make test` and `make demo` need on Debian 12, as root:
 # the real solvers the tests and the demo run, gcc and the C library's
 # development files (cgo, and the C random() reference)
-# and PostgreSQL (the store's conformance tests start their own server). Already-installed tools are
+# PostgreSQL (the store's conformance tests start their own server) and Chromium (the
+# site's browser tests). Already-installed tools are
 # left alone, so a second run costs nothing.
 set -euo pipefail
 need=()
@@ -16,6 +17,8 @@ done
 if ! command -v initdb >/dev/null 2>&1 && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
   need+=(postgresql)
 fi
+# The site's browser tests drive Debian's headless Chromium.
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
 # The Slurm executor's tests start their own cluster on loopback: slurmctld,
 # slurmd (two nodes), the client commands and munge for authentication.
 for tool in slurmctld slurmd sbatch munged; do

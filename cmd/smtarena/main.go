@@ -101,6 +101,10 @@ func newRootCmd(io streams) *cobra.Command {
 		newTraceCmd(io),
 		newScoreCmd(io),
 		newScrambleCmd(io),
+		newValidateModelCmd(io),
+		newValidateCoreCmd(io),
+		newReportCmd(io),
+		newServeCmd(io),
 	)
 	return root
 }

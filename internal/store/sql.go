@@ -100,6 +100,21 @@ var migrations = []string{
 	);
 	CREATE INDEX pairs_claim ON pairs (competition, state, seq);
 	ALTER TABLE results ADD COLUMN pair_id BIGINT NOT NULL DEFAULT 0`,
+	// The distinct unsat cores of a competition's unsat-core track, and
+	// their verdicts (internal/validate). Validation pairs name their core
+	// by its id in benchmark_id.
+	`CREATE TABLE cores (
+		id {{id}},
+		competition TEXT NOT NULL,
+		hash TEXT NOT NULL,
+		benchmark_path TEXT NOT NULL,
+		logic TEXT NOT NULL,
+		input TEXT NOT NULL,
+		names TEXT NOT NULL,
+		verdict TEXT NOT NULL,
+		detail TEXT NOT NULL,
+		UNIQUE (competition, hash)
+	)`,
 }
 
 // sqlStore implements Store over database/sql for either dialect.

@@ -34,6 +34,7 @@ type Store interface {
 	Selection(ctx context.Context, name string) (Selection, error)
 
 	PairStore
+	CoreStore
 
 	Close() error
 }

@@ -136,6 +136,42 @@ func Run(t *testing.T, newDSN func(t *testing.T) string) {
 		}
 	})
 
+	t.Run("Cores", func(t *testing.T) {
+		s := open(t, newDSN(t))
+		c := store.Core{Competition: "c/unsat-core/validation", Hash: "h1", BenchmarkPath: "non-incremental/QF_UF/f/a.smt2",
+			Logic: "QF_UF", Input: "/w/h1.smt2", Names: "a1 a2"}
+		id, err := s.AddCore(ctx, c)
+		if err != nil || id == 0 {
+			t.Fatalf("add: %d %v", id, err)
+		}
+		// The same core again (another solver gave it) is the same core.
+		if again, err := s.AddCore(ctx, c); err != nil || again != id {
+			t.Errorf("add again: %d %v, want %d", again, err, id)
+		}
+		c2 := c
+		c2.Hash, c2.Names = "h2", "a1"
+		id2, err := s.AddCore(ctx, c2)
+		if err != nil || id2 == id {
+			t.Errorf("second core: %d %v", id2, err)
+		}
+		other := c
+		other.Competition = "d/unsat-core/validation"
+		if id3, err := s.AddCore(ctx, other); err != nil || id3 == id || id3 == id2 {
+			t.Errorf("another competition's core: %d %v", id3, err)
+		}
+		if err := s.SetCoreVerdict(ctx, id2, "refuted", `{"sat":2}`); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.SetCoreVerdict(ctx, 1<<40, "refuted", ""); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("verdict of no core: %v", err)
+		}
+		cs, err := s.Cores(ctx, c.Competition)
+		if err != nil || len(cs) != 2 || cs[0].ID != id || cs[0].Names != "a1 a2" || cs[0].Verdict != "" ||
+			cs[1].Verdict != "refuted" || cs[1].Detail != `{"sat":2}` || cs[1].Logic != "QF_UF" || cs[1].Input != "/w/h1.smt2" {
+			t.Errorf("cores: %v %+v", err, cs)
+		}
+	})
+
 	t.Run("Pairs", func(t *testing.T) {
 		s := open(t, newDSN(t))
 		var in []store.Indexed
