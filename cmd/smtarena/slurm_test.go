@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -152,6 +155,33 @@ command = ["cvc4", "{file}"]
 		t.Errorf("status: exit %d, no line per node:\n%s", code, out)
 	}
 	t.Logf("%d pairs, %d answered sat or unsat\n%s", sn, len(sa), out)
+	// serve shows them too, a progress row per node.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	addrc := make(chan net.Addr, 1)
+	served := make(chan error, 1)
+	go func() {
+		served <- runServe(ctx, ServeOptions{Score: ScoreOptions{Config: def, DB: dsn}, Addr: "127.0.0.1:0"},
+			streams{strings.NewReader(""), discardWriter{}, discardWriter{}}, func(a net.Addr) { addrc <- a })
+	}()
+	select {
+	case a := <-addrc:
+		resp, err := http.Get("http://" + a.String() + "/api/progress.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		for _, n := range []string{"n1", "n2"} {
+			if !strings.Contains(string(body), `"division":"node `+n+`"`) {
+				t.Errorf("serve's progress.json has no row for node %s: %s", n, body)
+			}
+		}
+	case err := <-served:
+		t.Fatalf("serve: %v", err)
+	case <-time.After(60 * time.Second):
+		t.Fatal("serve did not start")
+	}
 }
 
 // faultDef writes a competition of n benchmarks and two fake solvers that
