@@ -149,6 +149,15 @@ command = ["cvc4", "{file}"]
 	if len(ps) != sn {
 		t.Errorf("%d pairs, %d results", len(ps), sn)
 	}
+	// Every solver of a benchmark ran on the same node.
+	nodeOf := map[int64]string{}
+	for _, p := range ps {
+		n, _, _ := strings.Cut(p.Owner, "/")
+		if m, ok := nodeOf[p.BenchmarkID]; ok && m != n {
+			t.Errorf("%s: its solvers ran on %s and %s", p.BenchmarkPath, m, n)
+		}
+		nodeOf[p.BenchmarkID] = n
+	}
 	// status shows the pairs each node ran.
 	code, out, _ = runCLI(t, "", "status", "--db", dsn, def)
 	if code != 0 || !strings.Contains(out, " n1 ") || !strings.Contains(out, " n2 ") {

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -52,6 +53,13 @@ type PairStore interface {
 	// ClaimPairs leases up to n pairs, in Seq order, to owner: pending
 	// ones and running ones whose lease expired.
 	ClaimPairs(ctx context.Context, competition, owner string, n int, lease time.Duration) ([]Pair, error)
+	// ClaimBenchmark leases to owner every pending pair of the next
+	// benchmark in Seq order (its solvers' pairs, consecutive in Seq), so
+	// that one node runs every solver on it; or, if leases have expired,
+	// the expired pairs of the first such benchmark. Claims of a
+	// competition are made one at a time, so two workers never split a
+	// benchmark.
+	ClaimBenchmark(ctx context.Context, competition, owner string, lease time.Duration) ([]Pair, error)
 	// RenewLeases extends the leases owner holds.
 	RenewLeases(ctx context.Context, competition, owner string, lease time.Duration) error
 	// ReleaseOwner returns the running pairs of an owner known to be dead
@@ -186,6 +194,72 @@ func (s *sqlStore) ClaimPairs(ctx context.Context, competition, owner string, n 
 		return nil, fmt.Errorf("store: claim pairs: %w", err)
 	}
 	// RETURNING has no order: put the pairs back in Seq order.
+	sort.Slice(out, func(i, j int) bool { return out[i].Seq < out[j].Seq })
+	return out, nil
+}
+
+// groupSpan bounds the Seq range one benchmark's pairs take (its solvers
+// times their configurations), so that ClaimBenchmark reads an index range.
+const groupSpan = 10000
+
+func (s *sqlStore) ClaimBenchmark(ctx context.Context, competition, owner string, lease time.Duration) ([]Pair, error) {
+	var out []Pair
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		out = out[:0]
+		if s.d.name == "postgres" {
+			// One claim at a time per competition (SQLite's writes are
+			// one at a time anyway).
+			if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext($1))`, competition); err != nil {
+				return err
+			}
+		}
+		now := time.Now().UnixMilli()
+		var bench, seq int64
+		var state string
+		err := tx.QueryRowContext(ctx, `SELECT benchmark_id, seq, state FROM pairs WHERE competition = $1 AND state = 'running' AND lease_until < $2
+			ORDER BY seq LIMIT 1`, competition, now).Scan(&bench, &seq, &state)
+		if errors.Is(err, sql.ErrNoRows) {
+			err = tx.QueryRowContext(ctx, `SELECT benchmark_id, seq, state FROM pairs WHERE competition = $1 AND state = 'pending'
+				ORDER BY seq LIMIT 1`, competition).Scan(&bench, &seq, &state)
+		}
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil // nothing to claim
+		}
+		if err != nil {
+			return err
+		}
+		cond := `state = 'pending'`
+		if state == PairRunning {
+			cond = `state = 'running' AND lease_until < $4`
+		}
+		// The benchmark's pairs are consecutive in Seq: a range of the
+		// claim index, from the first one claimable.
+		q := `UPDATE pairs SET state = 'running', owner = $1, lease_until = $2, attempts = attempts + 1
+			WHERE id IN (SELECT id FROM pairs WHERE competition = $3 AND ` + cond + ` AND seq >= $5 AND seq < $6 AND benchmark_id = $7)
+			RETURNING ` + pairColumns
+		args := []any{owner, now + lease.Milliseconds(), competition, now, seq, seq + groupSpan, bench}
+		if state != PairRunning {
+			// SQLite numbers parameters as they appear: no $4 here.
+			q = strings.NewReplacer("$5", "$4", "$6", "$5", "$7", "$6").Replace(q)
+			args = []any{owner, now + lease.Milliseconds(), competition, seq, seq + groupSpan, bench}
+		}
+		rows, err := tx.QueryContext(ctx, q, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			p, err := scanPair(rows)
+			if err != nil {
+				return err
+			}
+			out = append(out, p)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: claim a benchmark: %w", err)
+	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Seq < out[j].Seq })
 	return out, nil
 }
