@@ -49,7 +49,13 @@ func OpenSQLite(ctx context.Context, path string) (*SQLite, error) {
 	if err := ownerOnly(path); err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	q := url.Values{"_journal_mode": {"WAL"}, "_busy_timeout": {"30000"}, "_synchronous": {"NORMAL"}, "_foreign_keys": {"1"}}
+	// Every transaction of ours writes: taking the write lock at BEGIN
+	// (IMMEDIATE) lets a process wait its turn (busy_timeout) where one
+	// that read first and then wrote would fail at once with "database
+	// is locked" while another process writes (several workers sharing a
+	// file).
+	q := url.Values{"_journal_mode": {"WAL"}, "_busy_timeout": {"30000"}, "_synchronous": {"NORMAL"}, "_foreign_keys": {"1"},
+		"_txlock": {"immediate"}}
 	db, err := sql.Open("sqlite3", "file:"+path+"?"+q.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
