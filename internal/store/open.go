@@ -13,7 +13,7 @@ import (
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
-	_ "github.com/mattn/go-sqlite3"    // registers the "sqlite3" driver
+	"github.com/mattn/go-sqlite3"      // registers the "sqlite3" driver
 )
 
 // SQLite is the embedded store: one file, written ahead (WAL).
@@ -64,7 +64,7 @@ func OpenSQLite(ctx context.Context, path string) (*SQLite, error) {
 	// also keeps transactions from waiting on each other.
 	db.SetMaxOpenConns(1)
 	s := &SQLite{sqlStore{db: db, d: sqliteDialect}}
-	if err := db.PingContext(ctx); err != nil {
+	if err := pingSQLite(ctx, db); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
@@ -73,6 +73,26 @@ func OpenSQLite(ctx context.Context, path string) (*SQLite, error) {
 		return nil, fmt.Errorf("store %s: %w", path, err)
 	}
 	return s, nil
+}
+
+// pingSQLite connects. A connection's first statements (the journal mode)
+// can find the file locked by another process that is creating the same
+// store, and SQLite does not wait for that lock (busy_timeout): try again
+// for up to 30 s.
+func pingSQLite(ctx context.Context, db *sql.DB) error {
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		err := db.PingContext(ctx)
+		var se sqlite3.Error
+		if err == nil || !errors.As(err, &se) || (se.Code != sqlite3.ErrBusy && se.Code != sqlite3.ErrLocked) || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }
 
 // ownerOnly creates the store's file if needed and makes it readable by its
