@@ -92,6 +92,9 @@ func runServe(ctx context.Context, opts ServeOptions, io streams, ready func(net
 			}
 			return out, nil
 		}
+		wo.Nodes = func(ctx context.Context) (map[string]map[string]map[string]int, error) {
+			return nodeCounts(ctx, def, st)
+		}
 	}
 	srv := web.New(wo)
 	return srv.Run(ctx, opts.Addr, func(a net.Addr) {

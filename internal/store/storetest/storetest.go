@@ -379,4 +379,74 @@ func Run(t *testing.T, newDSN func(t *testing.T) string) {
 			t.Errorf("%d results, want 2 (each pair once)", len(rs))
 		}
 	})
+
+	t.Run("ClaimBenchmark", func(t *testing.T) {
+		dsn := newDSN(t)
+		s := open(t, dsn)
+		var ps []store.Pair
+		for b := 0; b < 12; b++ {
+			for k, solver := range []string{"x", "y", "z"} {
+				ps = append(ps, store.Pair{Competition: "g", Track: "single-query", Division: "QF_Equality", Logic: "QF_UF",
+					Solver: solver, Configuration: "default", BenchmarkID: int64(b + 1), BenchmarkPath: fmt.Sprintf("b%d", b), Seq: int64(3*b + k)})
+			}
+		}
+		if _, err := s.PlanPairs(ctx, ps); err != nil {
+			t.Fatal(err)
+		}
+		// A benchmark whose lease expires is claimed again first, whole.
+		first, err := s.ClaimBenchmark(ctx, "g", "w0", -time.Second)
+		if err != nil || len(first) != 3 || first[0].BenchmarkID != 1 || first[2].Seq != 2 {
+			t.Fatalf("first claim: %v %+v", err, first)
+		}
+		again, err := s.ClaimBenchmark(ctx, "g", "w1", time.Minute)
+		if err != nil || len(again) != 3 || again[0].BenchmarkID != 1 || again[0].Attempts != 2 {
+			t.Fatalf("expired benchmark: %v %+v", err, again)
+		}
+		// Concurrent workers (each a store of its own) never split a
+		// benchmark nor claim a pair twice.
+		var mu sync.Mutex
+		seen := map[int64]string{}
+		var wg sync.WaitGroup
+		for w := 0; w < 4; w++ {
+			wg.Add(1)
+			go func(w int) {
+				defer wg.Done()
+				st, err := store.Open(ctx, dsn)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				defer st.Close()
+				owner := fmt.Sprintf("cw%d", w)
+				for {
+					got, err := st.ClaimBenchmark(ctx, "g", owner, time.Minute)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					if len(got) == 0 {
+						return
+					}
+					mu.Lock()
+					for _, p := range got {
+						if p.BenchmarkID != got[0].BenchmarkID {
+							t.Errorf("one claim, two benchmarks: %+v", got)
+						}
+						if o, dup := seen[p.ID]; dup {
+							t.Errorf("pair %d claimed by %s and %s", p.ID, o, owner)
+						}
+						seen[p.ID] = owner
+					}
+					if len(got) != 3 {
+						t.Errorf("a benchmark split: %d of its 3 pairs", len(got))
+					}
+					mu.Unlock()
+				}
+			}(w)
+		}
+		wg.Wait()
+		if len(seen) != 33 {
+			t.Errorf("claimed %d pairs, want the 33 left", len(seen))
+		}
+	})
 }
