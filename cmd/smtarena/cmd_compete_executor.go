@@ -111,15 +111,31 @@ func competeExecutor(o ExecutorOptions, def *config.Competition, defPath, dsn st
 	return s, nil
 }
 
-// printNodes prints the pairs each node (the host, or Slurm node, of the
-// worker that holds or ran them) runs and has done, track by track.
-func printNodes(ctx context.Context, def *config.Competition, st store.Store, w io.Writer) error {
-	var tw *tabwriter.Writer
+// nodeCounts returns the pairs each node (the host, or Slurm node, of the
+// worker that holds or ran them) runs and has done, by track.
+func nodeCounts(ctx context.Context, def *config.Competition, st store.Store) (map[string]map[string]map[string]int, error) {
+	out := map[string]map[string]map[string]int{}
 	for _, t := range def.TrackNames() {
 		c, err := st.NodeCounts(ctx, compete.Key(def, t))
 		if err != nil {
-			return err
+			return nil, err
 		}
+		if len(c) > 0 {
+			out[string(t)] = c
+		}
+	}
+	return out, nil
+}
+
+// printNodes prints nodeCounts, track by track.
+func printNodes(ctx context.Context, def *config.Competition, st store.Store, w io.Writer) error {
+	all, err := nodeCounts(ctx, def, st)
+	if err != nil {
+		return err
+	}
+	var tw *tabwriter.Writer
+	for _, t := range def.TrackNames() {
+		c := all[string(t)]
 		names := make([]string, 0, len(c))
 		for n := range c {
 			names = append(names, n)

@@ -219,7 +219,7 @@ func loadSite(ctx context.Context, st store.Store, o ScoreOptions, io streams) (
 			}
 			continue
 		}
-		rep, results, rows, err := scoreStored(ctx, st, to, so, io)
+		rep, results, rows, err := scoreStored(ctx, st, to, so, true, io)
 		if errors.Is(err, errNoResults) {
 			continue
 		}

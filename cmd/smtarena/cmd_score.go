@@ -137,7 +137,7 @@ func runScore(ctx context.Context, opts ScoreOptions, io streams) error {
 		return err
 	}
 	defer st.Close()
-	rep, _, _, err := scoreStored(ctx, st, opts, so, io)
+	rep, _, _, err := scoreStored(ctx, st, opts, so, false, io)
 	if err != nil {
 		return err
 	}
@@ -183,22 +183,33 @@ func runScore(ctx context.Context, opts ScoreOptions, io streams) error {
 	return score.WriteTable(io.out, rep)
 }
 
-// rowsOf turns stored results into score rows, filling in from the
-// indexed library (or the check-sat table) what the results lack: the
-// status of a benchmark, an incremental benchmark's check-sat count, an
-// unsat-core benchmark's number of assertions.
-func rowsOf(ctx context.Context, st store.Store, results []store.Result, track benchmark.Track, checkSats string, io streams) ([]score.Row, error) {
-	rows := make([]score.Row, 0, len(results))
+// rowsOf turns the stored results of a filter (and of a competition, if
+// given) into score rows, filling in from the indexed library (or the
+// check-sat table) what the results lack: the status of a benchmark, an
+// incremental benchmark's check-sat count, an unsat-core benchmark's number
+// of assertions.
+func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competition string, track benchmark.Track, checkSats string, keep func(*store.Result), io streams) ([]score.Row, error) {
+	var rows []score.Row
 	needIndex := false
-	for _, r := range results {
+	err := st.EachResult(ctx, f, func(r *store.Result) error {
+		if competition != "" && r.Competition != competition {
+			return nil
+		}
+		if keep != nil {
+			keep(r)
+		}
 		row, err := score.RowOf(r.Solver, r.BenchmarkPath, r.Status, r.Answer, r.Expected, r.CPU, r.Wall, r.Extra)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if row.Expected == "" || (track == benchmark.UnsatCore && row.Reduction == 0 && row.CoreSize > 0) {
 			needIndex = true
 		}
 		rows = append(rows, row)
+		return nil
+	})
+	if err != nil || len(rows) == 0 {
+		return nil, err
 	}
 	var checks map[string]int
 	if track == benchmark.Incremental {
@@ -352,27 +363,22 @@ func scoreOptions(opts *ScoreOptions) (score.Options, error) {
 
 // scoreStored scores the stored results of one track: the report, the
 // results scored and their rows (in the same order).
-func scoreStored(ctx context.Context, st store.Store, opts ScoreOptions, so score.Options, io streams) (*score.Report, []store.Result, []score.Row, error) {
+func scoreStored(ctx context.Context, st store.Store, opts ScoreOptions, so score.Options, wantResults bool, io streams) (*score.Report, []store.Result, []score.Row, error) {
 	track, year := so.Track, so.Year
-	results, err := st.Results(ctx, store.ResultFilter{Year: year, Track: string(track)})
+	// The stored results themselves are kept only when asked for (the
+	// site shows them) or needed (the unsat-core verdicts are read from
+	// them): scoring alone streams them into rows.
+	var results []store.Result
+	var keep func(*store.Result)
+	if wantResults || track == benchmark.UnsatCore {
+		keep = func(r *store.Result) { results = append(results, *r) }
+	}
+	rows, err := rowsOf(ctx, st, store.ResultFilter{Year: year, Track: string(track)}, opts.Competition, track, opts.CheckSats, keep, io)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	if opts.Competition != "" {
-		kept := results[:0]
-		for _, r := range results {
-			if r.Competition == opts.Competition {
-				kept = append(kept, r)
-			}
-		}
-		results = kept
-	}
-	if len(results) == 0 {
+	if len(rows) == 0 {
 		return nil, nil, nil, fmt.Errorf("%w: no %s results of %d in %s (import some with smtarena import, or give --year)", errNoResults, track, year, opts.DB)
-	}
-	rows, err := rowsOf(ctx, st, results, track, opts.CheckSats, io)
-	if err != nil {
-		return nil, nil, nil, err
 	}
 	if track == benchmark.UnsatCore {
 		if err := applyCoreVerdicts(ctx, st, results, rows, so.Compat, io); err != nil {

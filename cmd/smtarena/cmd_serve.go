@@ -92,6 +92,9 @@ func runServe(ctx context.Context, opts ServeOptions, io streams, ready func(net
 			}
 			return out, nil
 		}
+		wo.Nodes = func(ctx context.Context) (map[string]map[string]map[string]int, error) {
+			return nodeCounts(ctx, def, st)
+		}
 	}
 	srv := web.New(wo)
 	fmt.Fprintf(io.out, "building the site from %s (a minute or two for a million pairs) and listening on %s\n", opts.Score.DB, opts.Addr)

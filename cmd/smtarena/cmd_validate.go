@@ -39,7 +39,7 @@ follows. RESPONSE "-" reads the solver's output from standard input.
 
 Values are computed exactly (integers and rationals of any size, bit-vectors
 of any width, arrays, uninterpreted functions and sorts with the abstract
-values of z3, cvc4 and cvc5, datatypes). Reasons: unsat, bad-model,
+values of z3, cvc4 and cvc5, datatypes, floating point). Reasons: unsat, bad-model,
 no-output, unknown-answer, parse-error, missing-definition,
 extra-definition, sort-error, cyclic-definition, partial-function,
 unsupported, truncated, resource (docs/model-validation.md).

@@ -29,6 +29,7 @@ type WorkerOptions struct {
 	Workers int
 	Node    string
 	Quiet   bool
+	Split   bool
 }
 
 func newWorkerCmd(io streams) *cobra.Command {
@@ -57,6 +58,7 @@ path the solver gets in SMTARENA_HOSTFILE (and for {hostfile} in its command).`,
 	cmd.Flags().IntVar(&opts.Workers, "workers", 0, "pairs run at once (default: the node's CPUs / cores per pair)")
 	cmd.Flags().StringVar(&opts.Node, "node", "", "this node's name in the store (default: SLURMD_NODENAME, else the host name)")
 	cmd.Flags().BoolVarP(&opts.Quiet, "quiet", "q", false, "no line per pair")
+	cmd.Flags().BoolVar(&opts.Split, "split-benchmarks", false, "claim pairs one by one (a benchmark's solvers may then run on different nodes)")
 	return cmd
 }
 
@@ -83,7 +85,7 @@ func runWorker(ctx context.Context, opts WorkerOptions, path string, io streams)
 	if node == "" {
 		node, _ = os.Hostname()
 	}
-	local := &executor.Local{Lease: opts.Lease, Owner: executor.OwnerOn(node), UntilDone: true}
+	local := &executor.Local{Lease: opts.Lease, Owner: executor.OwnerOn(node), UntilDone: true, ByBenchmark: !opts.Split}
 	// The memory the allocation grants (MB), not the machine's: other
 	// jobs may share the machine with a non-exclusive allocation.
 	if mb, err := strconv.ParseInt(os.Getenv("SLURM_MEM_PER_NODE"), 10, 64); err == nil && mb > 0 {

@@ -102,6 +102,7 @@ func newRootCmd(io streams) *cobra.Command {
 		newScoreCmd(io),
 		newScrambleCmd(io),
 		newValidateModelCmd(io),
+		newShowModelCmd(io),
 		newValidateCoreCmd(io),
 		newReportCmd(io),
 		newServeCmd(io),

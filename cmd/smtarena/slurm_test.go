@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,7 +24,7 @@ import (
 // slurmSetup starts a two-node Slurm cluster and PostgreSQL for a test,
 // and makes the workers that sbatch starts (this test binary) act as
 // smtarena.
-func slurmSetup(t *testing.T) (*testenv.SlurmCluster, string) {
+func slurmSetup(t testing.TB) (*testenv.SlurmCluster, string) {
 	t.Helper()
 	needRootForRuns(t)
 	c := testenv.Slurm(t, 2)
@@ -146,17 +149,53 @@ command = ["cvc4", "{file}"]
 	if len(ps) != sn {
 		t.Errorf("%d pairs, %d results", len(ps), sn)
 	}
+	// Every solver of a benchmark ran on the same node.
+	nodeOf := map[int64]string{}
+	for _, p := range ps {
+		n, _, _ := strings.Cut(p.Owner, "/")
+		if m, ok := nodeOf[p.BenchmarkID]; ok && m != n {
+			t.Errorf("%s: its solvers ran on %s and %s", p.BenchmarkPath, m, n)
+		}
+		nodeOf[p.BenchmarkID] = n
+	}
 	// status shows the pairs each node ran.
 	code, out, _ = runCLI(t, "", "status", "--db", dsn, def)
 	if code != 0 || !strings.Contains(out, " n1 ") || !strings.Contains(out, " n2 ") {
 		t.Errorf("status: exit %d, no line per node:\n%s", code, out)
 	}
 	t.Logf("%d pairs, %d answered sat or unsat\n%s", sn, len(sa), out)
+	// serve shows them too, a progress row per node.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	addrc := make(chan net.Addr, 1)
+	served := make(chan error, 1)
+	go func() {
+		served <- runServe(ctx, ServeOptions{Score: ScoreOptions{Config: def, DB: dsn}, Addr: "127.0.0.1:0"},
+			streams{strings.NewReader(""), discardWriter{}, discardWriter{}}, func(a net.Addr) { addrc <- a })
+	}()
+	select {
+	case a := <-addrc:
+		resp, err := http.Get("http://" + a.String() + "/api/progress.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		for _, n := range []string{"n1", "n2"} {
+			if !strings.Contains(string(body), `"division":"node `+n+`"`) {
+				t.Errorf("serve's progress.json has no row for node %s: %s", n, body)
+			}
+		}
+	case err := <-served:
+		t.Fatalf("serve: %v", err)
+	case <-time.After(60 * time.Second):
+		t.Fatal("serve did not start")
+	}
 }
 
 // faultDef writes a competition of n benchmarks and two fake solvers that
 // take 0.3 s a pair.
-func faultDef(t *testing.T, dir string, n int) string {
+func faultDef(t testing.TB, dir string, n int) string {
 	t.Helper()
 	writeLibrary(t, filepath.Join(dir, "lib"), n)
 	def := filepath.Join(dir, "c.toml")
@@ -185,14 +224,14 @@ command = ["sh", "-c", "sleep 0.3; echo unsat", "b", "{file}"]
 
 // coordinator starts `compete --executor slurm` as a process of its own,
 // its output in a file.
-func coordinator(t *testing.T, dir, dsn, def string, n int) *exec.Cmd {
+func coordinator(t testing.TB, dir, dsn, def string, n int, lease time.Duration) *exec.Cmd {
 	t.Helper()
 	exe, _ := os.Executable()
 	out, err := os.Create(filepath.Join(dir, fmt.Sprintf("coordinator-%d.out", n)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := exec.Command(exe, "compete", "--db", dsn, "--executor", "slurm", "--slurm-jobs", "2", "--lease", slurmTestLease.String(), def)
+	c := exec.Command(exe, "compete", "--db", dsn, "--executor", "slurm", "--slurm-jobs", "2", "--lease", lease.String(), def)
 	c.Stdout, c.Stderr = out, out
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
@@ -236,14 +275,14 @@ func TestSlurmFaults(t *testing.T) {
 			t.Log(outputs(dir))
 		}
 	})
-	co := coordinator(t, dir, dsn, def, 1)
+	co := coordinator(t, dir, dsn, def, 1, slurmTestLease)
 	st := openStoreWait(t, dsn)
 	waitPairs(t, st, key, 10, 60*time.Second, "start")
 
 	// The coordinator killed: the workers carry on; a new one takes over.
 	_ = co.Process.Kill()
 	_ = co.Wait()
-	co = coordinator(t, dir, dsn, def, 2)
+	co = coordinator(t, dir, dsn, def, 2, slurmTestLease)
 	waitPairs(t, st, key, 25, 30*time.Second, "after kill -9 of the coordinator")
 
 	// A worker job cancelled: its pairs are given back, and the
@@ -261,45 +300,10 @@ func TestSlurmFaults(t *testing.T) {
 	testenv.RestartPostgres(t)
 	waitPairs(t, st, key, 55, 30*time.Second, "after the PostgreSQL restart")
 
-	// Node n1 lost with the pairs it runs.
-	var ps []store.Pair
-	var lostIDs []int64
-	deadline := time.Now().Add(10 * time.Second)
-	for len(lostIDs) == 0 && time.Now().Before(deadline) {
-		ps, _ = st.Pairs(context.Background(), key)
-		for _, p := range ps {
-			if p.State == store.PairRunning && strings.HasPrefix(p.Owner, "n1/") {
-				lostIDs = append(lostIDs, p.ID)
-			}
-		}
-		if len(lostIDs) == 0 {
-			time.Sleep(20 * time.Millisecond)
-		}
-	}
-	if len(lostIDs) == 0 {
-		t.Fatal("n1 runs no pair to lose")
-	}
-	lost := time.Now()
-	cluster.KillNode(t, "n1")
-	// Each lost pair runs again on n2: taken over at most a lease (plus
-	// the claim poll) after the loss.
-	again := map[int64]bool{}
-	for len(again) < len(lostIDs) && time.Since(lost) < slurmTestLease+30*time.Second {
-		ps, _ = st.Pairs(context.Background(), key)
-		for _, p := range ps {
-			for _, id := range lostIDs {
-				if p.ID == id && !strings.HasPrefix(p.Owner, "n1/") {
-					again[id] = true
-				}
-			}
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	rerun := time.Since(lost)
-	if len(again) < len(lostIDs) {
-		t.Fatalf("%d of n1's %d pairs ran again after %s", len(again), len(lostIDs), rerun)
-	}
-	t.Logf("node loss: n1's %d pairs running again on n2 %s after the loss (lease %s)", len(lostIDs), rerun.Round(time.Millisecond), slurmTestLease)
+	// Node n1 lost with the pairs it runs: each runs again on n2, taken
+	// over at most a lease (plus the claim poll) after the loss.
+	lost, rerun := loseNode(t, cluster, st, key, "n1", slurmTestLease+30*time.Second)
+	t.Logf("node loss: n1's %d pairs running again on n2 %s after the loss (lease %s)", lost, rerun.Round(time.Millisecond), slurmTestLease)
 
 	done := make(chan error, 1)
 	go func() { done <- co.Wait() }()
@@ -330,7 +334,7 @@ func TestSlurmFaults(t *testing.T) {
 }
 
 // openStoreWait opens the store once the coordinator has made it.
-func openStoreWait(t *testing.T, dsn string) store.Store {
+func openStoreWait(t testing.TB, dsn string) store.Store {
 	t.Helper()
 	st, err := store.Open(context.Background(), dsn)
 	if err != nil {
@@ -454,4 +458,45 @@ command = ["sh", "-c", %q, "b", "{hostfile}", "{file}"]
 			}
 		}
 	}
+}
+
+// loseNode waits until node runs pairs, loses it (its slurmd and every
+// process of its jobs get SIGKILL) and waits until each of the pairs it
+// ran is claimed by another node. It returns how many pairs were lost and
+// how long after the loss the last one was claimed again.
+func loseNode(t testing.TB, c *testenv.SlurmCluster, st store.Store, key, node string, limit time.Duration) (int, time.Duration) {
+	t.Helper()
+	held := func(p store.Pair) bool { return strings.HasPrefix(p.Owner, node+"/") }
+	var lost []int64
+	for deadline := time.Now().Add(60 * time.Second); len(lost) == 0 && time.Now().Before(deadline); {
+		ps, _ := st.Pairs(context.Background(), key)
+		for _, p := range ps {
+			if p.State == store.PairRunning && held(p) {
+				lost = append(lost, p.ID)
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if len(lost) == 0 {
+		t.Fatalf("%s runs no pair to lose", node)
+	}
+	start := time.Now()
+	c.KillNode(t, node)
+	again := map[int64]bool{}
+	for len(again) < len(lost) && time.Since(start) < limit {
+		ps, _ := st.Pairs(context.Background(), key)
+		for _, p := range ps {
+			for _, id := range lost {
+				if p.ID == id && !held(p) {
+					again[id] = true
+				}
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	took := time.Since(start)
+	if len(again) < len(lost) {
+		t.Fatalf("%d of %s's %d pairs ran again after %s", len(again), node, len(lost), took)
+	}
+	return len(lost), took
 }

@@ -37,6 +37,12 @@ type Options struct {
 	// Slurm worker writes it); its solver gets the path in
 	// SMTARENA_HOSTFILE and for {hostfile} in its command.
 	Hostfile string
+	// ModelValidator is the command that judges a model-validation pair's
+	// output, given BENCHMARK RESPONSE, printing a JSON verdict (cmd/ sets
+	// `smtarena validate-model --json`); it runs in the sandbox. Without
+	// it the output is judged in this process. ModelValidatorEnv is extra
+	// environment for it.
+	ModelValidator, ModelValidatorEnv []string
 }
 
 // Prepared is a competition made ready to run: its seed, and its pairs
@@ -107,6 +113,17 @@ func (p *Prepared) eligible(ctx context.Context, t benchmark.Track) ([]benchmark
 	want := map[string]bool{}
 	for _, l := range p.Def.Tracks[string(t)].Logics {
 		want[l] = true
+	}
+	if len(want) == 0 && t == benchmark.ModelValidation {
+		// 2022 §6: only the logics of the track's divisions (§5.5; no
+		// arrays or datatypes).
+		if table, err := config.Table(p.Def.Rules, t); err == nil {
+			for _, ls := range table {
+				for _, l := range ls {
+					want[l] = true
+				}
+			}
+		}
 	}
 	var out []benchmark.Benchmark
 	for _, b := range bs {
@@ -463,7 +480,7 @@ func Run(ctx context.Context, p *Prepared, opts Options) error {
 		if workers <= 0 {
 			workers = max(1, runtime.NumCPU()/cores)
 		}
-		r := &runner{p: p, track: t, cfg: tc, cores: cores}
+		r := &runner{p: p, track: t, cfg: tc, cores: cores, modelValidator: opts.ModelValidator, modelValidatorEnv: opts.ModelValidatorEnv}
 		if t == benchmark.Cloud {
 			r.hostfile = opts.Hostfile
 		}
@@ -488,6 +505,8 @@ type runner struct {
 	cfg      config.Track
 	cores    int
 	hostfile string // the cloud track's nodes, see Options.Hostfile
+	// modelValidator and modelValidatorEnv: Options.ModelValidator(Env).
+	modelValidator, modelValidatorEnv []string
 }
 
 func (r *runner) solver(name string) *config.Solver {
@@ -589,6 +608,11 @@ func (r *runner) run(ctx context.Context, slot int, p store.Pair) (store.Result,
 	}
 	if nodes != nil {
 		extra["nodes"] = nodes
+	}
+	if r.track == benchmark.ModelValidation {
+		if err := r.validateModel(ctx, slot, p, out.Bytes(), extra); err != nil {
+			return store.Result{}, err
+		}
 	}
 	res := r.result(p, extra)
 	res.Status, res.Answer = v.Status, v.Answer

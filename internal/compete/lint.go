@@ -64,10 +64,11 @@ func (c *lintCache) save() error {
 	if err := os.MkdirAll(filepath.Dir(c.path), 0o755); err != nil {
 		return err
 	}
-	if err := os.WriteFile(c.path+".tmp", data, 0o644); err != nil {
+	tmp := fmt.Sprintf("%s.%d.tmp", c.path, os.Getpid()) // two compete at once each write their own
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
 		return err
 	}
-	return os.Rename(c.path+".tmp", c.path)
+	return os.Rename(tmp, c.path)
 }
 
 // lintBenchmark returns the errors lint finds in a benchmark's source for

@@ -77,6 +77,10 @@ type Track struct {
 	Validators      []string `toml:"validators"`
 	Decision        string   `toml:"decision"`
 	ShareCores      *bool    `toml:"share_cores"`
+	// ValidatorsByLogic lists the validating solvers of a logic, as the
+	// official post-processor of 2021-2023 did; a logic listed here takes
+	// its list instead of Validators (or the default).
+	ValidatorsByLogic map[string][]string `toml:"validators_by_logic"`
 	// OutputMB bounds a solver's output (default 64; the proof track's
 	// default is 1024, proofs being large).
 	OutputMB int64 `toml:"output_mb"`
@@ -332,8 +336,11 @@ func (c *Competition) check() error {
 // no other track has.
 func (c *Competition) checkValidation(name string, t Track) error {
 	if name != string(benchmark.UnsatCore) {
-		if t.ValidationLimit.Duration != 0 || t.Validators != nil || t.Decision != "" || t.ShareCores != nil {
-			return fmt.Errorf("[tracks.%s]: validation_limit, validators, decision and share_cores are settings of the unsat-core track", name)
+		// The model-validation track has a validation limit too (the
+		// model validator's time, 2022 §5.5).
+		limit := t.ValidationLimit.Duration != 0 && name != string(benchmark.ModelValidation)
+		if limit || t.Validators != nil || t.ValidatorsByLogic != nil || t.Decision != "" || t.ShareCores != nil {
+			return fmt.Errorf("[tracks.%s]: validators, validators_by_logic, decision and share_cores are settings of the unsat-core track, validation_limit of the unsat-core and model-validation tracks", name)
 		}
 		return nil
 	}
@@ -345,7 +352,11 @@ func (c *Competition) checkValidation(name string, t Track) error {
 	default:
 		return fmt.Errorf("[tracks.%s]: decision %q: want \"2018\" (refuted when more validators say sat than unsat) or \"2026\" (validated only when more say unsat than sat)", name, t.Decision)
 	}
-	for _, v := range t.Validators {
+	names := append([]string(nil), t.Validators...)
+	for _, vs := range t.ValidatorsByLogic {
+		names = append(names, vs...)
+	}
+	for _, v := range names {
 		found := false
 		for i := range c.Solvers {
 			found = found || c.Solvers[i].Name == v

@@ -62,6 +62,10 @@ type Local struct {
 	// or node lost). Workers on many machines run this way; on
 	// cancellation they give their running pairs back at once.
 	UntilDone bool
+	// ByBenchmark claims a benchmark's pairs together (every solver on
+	// it), so that they all run here, one after another as slots free:
+	// the 2006 controller's fairness, for workers on many machines.
+	ByBenchmark bool
 	// Poll is how often a worker with UntilDone looks for expired leases
 	// (default: a tenth of the lease, between 100 ms and 5 s).
 	Poll time.Duration
@@ -195,18 +199,29 @@ func (l *Local) Run(ctx context.Context, job Job) error {
 	if poll <= 0 {
 		poll = min(max(lease/10, 100*time.Millisecond), 5*time.Second)
 	}
+	// queue holds the claimed pairs of a benchmark that wait for a slot
+	// (ByBenchmark); they are leased, so their leases are renewed too.
+	var queue []store.Pair
 	for ctx.Err() == nil {
 		free := len(slots)
 		if free == 0 {
 			wait()
 			continue
 		}
-		ps, err := job.Store.ClaimPairs(ctx, job.Competition, owner, free, lease)
-		if err != nil {
-			if ctx.Err() != nil {
-				break
+		ps := queue
+		if len(ps) == 0 {
+			var err error
+			if l.ByBenchmark {
+				ps, err = job.Store.ClaimBenchmark(ctx, job.Competition, owner, lease)
+			} else {
+				ps, err = job.Store.ClaimPairs(ctx, job.Competition, owner, free, lease)
 			}
-			return err
+			if err != nil {
+				if ctx.Err() != nil {
+					break
+				}
+				return err
+			}
 		}
 		if len(ps) == 0 {
 			if len(slots) == workers && l.UntilDone {
@@ -231,7 +246,10 @@ func (l *Local) Run(ctx context.Context, job Job) error {
 			wait() // for a running pair to end, then look again
 			continue
 		}
-		for _, p := range ps {
+		// Only this loop takes slots: the first len(slots) are free now.
+		n := min(len(ps), len(slots))
+		queue = ps[n:]
+		for _, p := range ps[:n] {
 			slot := <-slots
 			wg.Add(1)
 			go func(p store.Pair, slot int) {

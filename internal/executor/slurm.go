@@ -114,6 +114,9 @@ func (s *Slurm) Run(ctx context.Context, job Job) error {
 			s.Progress(c, nodes)
 		}
 		if c[store.PairPending]+c[store.PairRunning] == 0 {
+			// Running workers find nothing left and end; a job still
+			// queued (requeued from a lost node) would only do the same.
+			_ = exec.CommandContext(ctx, "scancel", "--name", name, "--state", "PENDING").Run()
 			return nil
 		}
 		if c[store.PairDone] != lastDone {

@@ -42,7 +42,7 @@ func pgWorker(dsn string) int {
 			Status: "complete", Answer: "sat", Extra: "{}"}, nil
 	}
 	job := Job{Store: st, Competition: "c", Workers: 2, RunPair: run}
-	l := &Local{Lease: testLease, UntilDone: true, Owner: OwnerOn(os.Getenv("EXECUTOR_TEST_NODE"))}
+	l := &Local{Lease: testLease, UntilDone: true, ByBenchmark: true, Owner: OwnerOn(os.Getenv("EXECUTOR_TEST_NODE"))}
 	if err := l.Run(ctx, job); err != nil {
 		fmt.Fprintln(os.Stderr, "worker:", err)
 		return 1

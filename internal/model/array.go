@@ -64,32 +64,47 @@ func (e *evaluator) domainSize(s sortID) int {
 }
 
 // arrayKey is a canonical text of a table: its default and the entries
-// that differ from it, or every entry when they cover a finite index sort.
+// that differ from it; over a small finite index sort (Bool, bit-vectors
+// up to 12 bits) the value at every index, since there a table may cover
+// every index and its default then does not matter.
 func (e *evaluator) arrayKey(v value) string {
 	av := v.p.(*arrayVal)
 	if av.fn != nil {
 		return "(fn " + av.fn.name + ")"
 	}
-	var ks []string
-	full := false
+	var sb strings.Builder
 	if v.s != noSort {
-		if n := e.domainSize(e.sorts.info(v.s).args[0]); n > 0 && n == len(av.entries) {
-			full = true
+		idx := e.sorts.info(v.s).args[0]
+		if n := e.domainSize(idx); n > 0 && n <= 4096 {
+			sb.WriteString("(arr*")
+			for i := 0; i < n; i++ {
+				var iv value
+				if e.sorts.kind(idx) == skBool {
+					iv = boolVal(i == 1)
+				} else {
+					iv = e.mkBV64(uint64(i), e.sorts.width(idx))
+				}
+				val := av.def
+				if en, ok := av.entries[e.valueKey(iv)]; ok {
+					val = en.val
+				}
+				sb.WriteString(" ")
+				sb.WriteString(e.valueKey(val))
+			}
+			sb.WriteString(")")
+			return sb.String()
 		}
 	}
+	var ks []string
 	defKey := e.valueKey(av.def)
 	for k, en := range av.entries {
-		vk := e.valueKey(en.val)
-		if full || vk != defKey {
+		if vk := e.valueKey(en.val); vk != defKey {
 			ks = append(ks, k+"="+vk)
 		}
 	}
 	sort.Strings(ks)
-	var sb strings.Builder
 	sb.WriteString("(arr ")
-	if !full {
-		sb.WriteString(defKey)
-	}
+	sb.WriteString(defKey)
 	for _, k := range ks {
 		sb.WriteString(" ")
 		sb.WriteString(k)

@@ -46,6 +46,7 @@ func (e *evaluator) declareDatatype(s *smtlib.Script, name string, decl smtlib.T
 		decl = s.Arg(decl, 1)
 	}
 	e.tables.dts[name] = dt
+	e.forgetCaches() // a symbol may be replaced
 	for k := 0; k < s.NumChildren(decl); k++ {
 		c := s.Child(decl, k)
 		ci := &ctorInfo{dt: dt, s: s}

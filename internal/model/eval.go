@@ -73,9 +73,6 @@ type frame struct {
 	pend    value // and/or/ite: the first undefined operand
 }
 
-// errAbort ends an evaluation early (time, memory, context).
-type errAbort struct{ res Result }
-
 // evaluator evaluates terms of the benchmark and of the model.
 type evaluator struct {
 	sorts    *sortTable
@@ -91,11 +88,16 @@ type evaluator struct {
 	binds  []binding
 
 	steps    int
+	calls    int // closures being evaluated
 	nested   int
 	deadline time.Time
 	maxMem   uint64
 	ctx      context.Context
 	abort    *Result
+
+	caches    [2]scriptCache
+	nextCache int
+	symGen    uint32 // incremented when a symbol is added
 	// sortProblem is the first model definition whose sorts do not match
 	// the benchmark's declaration.
 	sortProblem *Result
@@ -203,7 +205,7 @@ func (e *evaluator) leafSymbol(s *smtlib.Script, t smtlib.Term, envBase int32) (
 	if v, ok := e.lookupBind(name, envBase); ok {
 		return v, true
 	}
-	if sym := e.syms[name]; sym != nil {
+	if sym := e.lookupSym(s, t); sym != nil {
 		sym.used = true
 		if sym.bdef != nil && len(sym.bdef.params) == 0 && sym.bdef.memoSet {
 			return sym.bdef.memo, true
@@ -233,6 +235,77 @@ func (e *evaluator) theoryConstant(name string, s *smtlib.Script) (value, bool) 
 		return e.abstract(name, noSort), true
 	}
 	return value{}, false
+}
+
+type scriptCache struct {
+	s       *smtlib.Script
+	entries []symEntry
+}
+
+// symEntry caches what a symbol of the script being evaluated names: its
+// function symbol (nil: none when gen was current) and theory operator.
+type symEntry struct {
+	set bool
+	gen uint32
+	sym *symbol
+	op  opInfo
+}
+
+// entry returns the cache entry of symbol t of script s, nil if t is not a
+// symbol. Symbols are interned per script, so the cache is a slice indexed
+// by the symbol's number: no hashing of names on the evaluation path.
+func (e *evaluator) entry(s *smtlib.Script, t smtlib.Term) *symEntry {
+	idx, ok := s.SymbolIndex(t)
+	if !ok {
+		return nil
+	}
+	cache := e.cacheFor(s)
+	if idx >= len(cache) {
+		return nil
+	}
+	en := &cache[idx]
+	if !en.set || (en.sym == nil && en.gen != e.symGen) {
+		name := s.Name(t)
+		en.set, en.gen, en.sym = true, e.symGen, e.syms[name]
+		en.op = opByName[name]
+	}
+	return en
+}
+
+// cacheFor returns the symbol cache of script s. Two scripts alternate
+// (a chunk of the benchmark and the model), so two caches are kept.
+func (e *evaluator) cacheFor(s *smtlib.Script) []symEntry {
+	for k := range e.caches {
+		if e.caches[k].s == s {
+			return e.caches[k].entries
+		}
+	}
+	c := &e.caches[e.nextCache]
+	e.nextCache = (e.nextCache + 1) % len(e.caches)
+	c.s = s
+	n := s.NumSymbols()
+	if cap(c.entries) < n {
+		c.entries = make([]symEntry, n)
+	} else {
+		c.entries = c.entries[:n]
+		clear(c.entries)
+	}
+	return c.entries
+}
+
+// forgetCaches drops the symbol caches (a symbol was replaced).
+func (e *evaluator) forgetCaches() {
+	for k := range e.caches {
+		e.caches[k].s = nil
+	}
+}
+
+// lookupSym finds the function symbol t of script s names.
+func (e *evaluator) lookupSym(s *smtlib.Script, t smtlib.Term) *symbol {
+	if en := e.entry(s, t); en != nil {
+		return en.sym
+	}
+	return e.syms[s.Name(t)]
 }
 
 // isAbstractName recognises the abstract values solvers print for
@@ -293,6 +366,9 @@ func (e *evaluator) constant(s *smtlib.Script, t smtlib.Term) value {
 	}
 	return undefVal(ReasonUnsupported, "constant "+clip(text, 40))
 }
+
+// maxCalls bounds the nesting of calls (the benchmark's define-fun-rec).
+const maxCalls = 1 << 20
 
 // maxNested bounds evaluations started from within an evaluation (tables
 // of arrays given by functions, sorts of qualified terms).
@@ -447,7 +523,7 @@ func (e *evaluator) startList(i int) {
 func (e *evaluator) startSymbol(i int) {
 	f := &e.frames[i]
 	name := f.s.Name(f.t)
-	sym := e.syms[name]
+	sym := e.lookupSym(f.s, f.t)
 	if sym == nil {
 		if f.s != e.modelScript() {
 			e.pop(undefVal(ReasonUnsupported, "unknown symbol "+clip(name, 60)))
@@ -524,6 +600,11 @@ func (e *evaluator) enter(i int, fn *closure) {
 		e.pop(undefVal(ReasonCyclicDefinition, "the definition of "+clip(fn.name, 60)+" refers to itself"))
 		return
 	}
+	if e.calls >= maxCalls {
+		e.pop(undefVal(ReasonResource, fmt.Sprintf("calls of recursive definitions nested more than %d deep", maxCalls)))
+		return
+	}
+	e.calls++
 	fn.active++
 	f.fn = fn
 	f.op = opCallBody
@@ -543,6 +624,7 @@ func (e *evaluator) finishCall(i int) {
 	f := &e.frames[i]
 	fn := f.fn
 	fn.active--
+	e.calls--
 	v := e.vals[len(e.vals)-1]
 	e.binds = e.binds[:f.bmark]
 	v = e.coerce(v, fn.result, fn.name)

@@ -187,7 +187,8 @@ func (e *evaluator) startApp(i int) {
 		e.resume(i)
 		return
 	}
-	if info, ok := opByName[name]; ok && info.indexed == (nidx > 0) {
+	plain := s.Kind(f.head) == smtlib.KindSymbol
+	if info, ok := e.lookupOp(s, f.head, name, plain); ok && info.indexed == (nidx > 0) {
 		if int(f.nargs) < info.min || (info.max >= 0 && int(f.nargs) > info.max) {
 			e.pop(undefVal(ReasonSortError, fmt.Sprintf("%s applied to %d arguments", name, f.nargs)))
 			return
@@ -204,7 +205,13 @@ func (e *evaluator) startApp(i int) {
 		e.resume(i)
 		return
 	}
-	if sym := e.syms[name]; sym != nil && nidx == 0 {
+	var sym *symbol
+	if plain {
+		sym = e.lookupSym(s, f.head)
+	} else {
+		sym = e.syms[name]
+	}
+	if sym != nil && nidx == 0 {
 		sym.used = true
 		f.op = opCallArgs
 		f.sym = sym
@@ -628,4 +635,15 @@ func (e *evaluator) partialDef(op opcode) *closure {
 		}
 	}
 	return nil
+}
+
+// lookupOp finds the theory operator of an application's head.
+func (e *evaluator) lookupOp(s *smtlib.Script, head smtlib.Term, name string, plain bool) (opInfo, bool) {
+	if plain {
+		if en := e.entry(s, head); en != nil {
+			return en.op, en.op.code != opNone
+		}
+	}
+	info, ok := opByName[name]
+	return info, ok
 }

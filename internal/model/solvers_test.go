@@ -49,7 +49,7 @@ func satBenchmarks(t *testing.T) []string {
 
 // modelInput is the benchmark as the track gives it to a solver: the
 // scrambler's model-validation mode without renaming.
-func modelInput(t *testing.T, file string) []byte {
+func modelInput(t testing.TB, file string) []byte {
 	src, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -61,11 +61,11 @@ func modelInput(t *testing.T, file string) []byte {
 	return buf.Bytes()
 }
 
-func runSolver(t *testing.T, solver string, input []byte) []byte {
+func runSolver(t testing.TB, solver string, input []byte) []byte {
 	args := solverArgs[solver]
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, args[0], append(args[1:], "--")...)
+	var cmd *exec.Cmd
 	if solver == "z3" {
 		cmd = exec.CommandContext(ctx, args[0], append(args[1:], "-in", "-smt2")...)
 	} else {
@@ -73,6 +73,9 @@ func runSolver(t *testing.T, solver string, input []byte) []byte {
 	}
 	cmd.Stdin = bytes.NewReader(input)
 	out, _ := cmd.Output()
+	if ctx.Err() != nil {
+		return nil // killed at the limit, maybe in the middle of its model
+	}
 	return out
 }
 
@@ -115,7 +118,8 @@ func TestRealModels(t *testing.T) {
 			defer wg.Done()
 			for j := range jobs {
 				out := runSolver(t, j.solver, modelInput(t, j.bench))
-				if !bytes.HasPrefix(bytes.TrimSpace(out), []byte("sat")) {
+				if !bytes.HasPrefix(bytes.TrimSpace(out), []byte("sat")) || bytes.Contains(out, []byte("\ntimeout")) {
+					// No answer, or z3's limit struck while it printed the model.
 					mu.Lock()
 					counts[j.solver+" no sat answer"]++
 					mu.Unlock()
@@ -213,10 +217,24 @@ func mutant(t *testing.T, solver, bench string, out []byte, mu *sync.Mutex, coun
 // z3Judge asks z3 whether the benchmark holds with the model's
 // definitions in place of its declarations.
 func z3Judge(t *testing.T, bench string, out []byte) string {
+	script := z3CheckScript(t, bench, out)
+	if script == "" {
+		return "?"
+	}
+	ans := runSolver(t, "z3", []byte(script))
+	return strings.TrimSpace(strings.SplitN(string(ans), "\n", 2)[0])
+}
+
+// z3CheckScript is the benchmark with the model's definitions in place of
+// its declarations, for z3.
+func z3CheckScript(t testing.TB, bench string, out []byte) string {
 	resps, _ := smtlib.ParseResponses("response", out)
+	if len(resps) < 2 {
+		return ""
+	}
 	m, err := resps[1].As(smtlib.RespModel)
 	if err != nil {
-		return "?"
+		return ""
 	}
 	src, err := os.ReadFile(bench)
 	if err != nil {
@@ -224,7 +242,7 @@ func z3Judge(t *testing.T, bench string, out []byte) string {
 	}
 	b, err := smtlib.Parse(bench, src, 0)
 	if err != nil {
-		return "?"
+		return ""
 	}
 	ms := m.Script
 	defs := map[string]string{}
@@ -240,12 +258,19 @@ func z3Judge(t *testing.T, bench string, out []byte) string {
 			abstract[srt] = append(abstract[srt], ms.Name(ms.CmdArg(c, 0)))
 		}
 	}
-	declared := map[string]bool{}
+	declared, bdefined := map[string]bool{}, map[string]bool{}
 	for _, c := range b.Commands() {
-		if c.Kind == smtlib.CmdDeclareFun || c.Kind == smtlib.CmdDeclareConst || c.Kind == smtlib.CmdDefineFun {
+		if c.Kind == smtlib.CmdDefineFun {
+			bdefined[b.Name(b.CmdArg(c, 0))] = true
+		}
+		if c.Kind == smtlib.CmdDeclareFun || c.Kind == smtlib.CmdDeclareConst {
 			declared[b.Name(b.CmdArg(c, 0))] = true
 		}
 	}
+	// The model's auxiliary declarations and definitions go before the
+	// benchmark's first declaration of a function, and the definition of
+	// each declared symbol in the place of its declaration; set-logic is
+	// dropped, as z3 reads (as const ...) only without one.
 	var sb strings.Builder
 	auxDone := false
 	for _, c := range b.Commands() {
@@ -261,9 +286,9 @@ func z3Judge(t *testing.T, bench string, out []byte) string {
 						sb.WriteString("(assert (distinct " + strings.Join(names, " ") + "))\n")
 					}
 				}
-				for n, d := range defs {
-					if !declared[n] {
-						sb.WriteString(d + "\n")
+				for _, c := range ms.Commands() {
+					if n := ms.Name(ms.CmdArg(c, 0)); c.Kind == smtlib.CmdDefineFun && !declared[n] && !bdefined[n] {
+						sb.WriteString(ms.CommandString(c) + "\n")
 					}
 				}
 			}
@@ -274,11 +299,10 @@ func z3Judge(t *testing.T, bench string, out []byte) string {
 				sb.WriteString(d + "\n")
 				continue
 			}
-		case smtlib.CmdGetModel, smtlib.CmdExit, smtlib.CmdSetOption:
+		case smtlib.CmdGetModel, smtlib.CmdExit, smtlib.CmdSetOption, smtlib.CmdSetLogic:
 			continue
 		}
 		sb.WriteString(b.CommandString(c) + "\n")
 	}
-	ans := runSolver(t, "z3", []byte(sb.String()))
-	return strings.TrimSpace(strings.SplitN(string(ans), "\n", 2)[0])
+	return sb.String()
 }

@@ -173,7 +173,9 @@ func (e *evaluator) modelFun(sym *symbol) *closure {
 	}
 	d := e.model.Defs[sym.mdef]
 	s := e.model.Script
-	fn := &closure{name: sym.name, s: s, body: d.Body, model: true, rec: d.Kind != smtlib.CmdDefineFun}
+	// A model's definitions may not recurse (define-fun-rec included): a
+	// definition that reaches itself is cyclic, never looped on.
+	fn := &closure{name: sym.name, s: s, body: d.Body, model: true}
 	bad := func(format string, args ...any) *closure {
 		msg := fmt.Sprintf(format, args...)
 		fn.body = smtlib.NoTerm

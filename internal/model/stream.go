@@ -9,7 +9,7 @@ import (
 )
 
 // chunkSize is how many bytes of whole commands are parsed at a time.
-const chunkSize = 4 << 20
+const chunkSize = 2 << 20
 
 // chunk is a run of whole commands of the benchmark, parsed.
 type chunk struct {
@@ -47,6 +47,42 @@ type splitter struct {
 
 func newSplitter(r io.Reader) *splitter { return &splitter{r: r, line: 1, col: 1} }
 
+// candidate returns, without consuming them, the bytes up to a probable
+// end of a command: the last line that starts with '(' in the next
+// chunkSize bytes, or everything left at the end of the input. A guess
+// that is not the end of a command leaves an unbalanced or unterminated
+// first part, which does not parse: the caller then takes next, which
+// scans. The guess spares scanning every byte twice (here and in the
+// parser).
+func (sp *splitter) candidate() ([]byte, error) {
+	for len(sp.buf) < chunkSize && !sp.eof {
+		if err := sp.fill(); err != nil {
+			return nil, err
+		}
+	}
+	if sp.eof {
+		if len(bytes.TrimSpace(sp.buf)) == 0 {
+			return nil, io.EOF
+		}
+		return sp.buf, nil
+	}
+	i := bytes.LastIndex(sp.buf, []byte("\n("))
+	if i < 0 {
+		return nil, nil
+	}
+	return sp.buf[:i+1], nil
+}
+
+// consume takes the first n bytes of the buffer (a candidate that parsed)
+// and returns where they start.
+func (sp *splitter) consume(n int) (base, line, col int) {
+	sp.cut = n
+	sp.scanned = n
+	_, base, line, col, _ = sp.take()
+	sp.depth, sp.state, sp.scanned = 0, 0, 0
+	return base, line, col
+}
+
 // next returns the next run of commands, its offset, line and column; at
 // the end it returns io.EOF.
 func (sp *splitter) next() (data []byte, base, line, col int, err error) {
@@ -67,6 +103,11 @@ func (sp *splitter) next() (data []byte, base, line, col int, err error) {
 			return nil, 0, 0, 0, err
 		}
 	}
+	return sp.take()
+}
+
+// take returns the first sp.cut bytes and advances past them.
+func (sp *splitter) take() (data []byte, base, line, col int, err error) {
 	data = sp.buf[:sp.cut:sp.cut]
 	base, line, col = sp.base, sp.line, sp.col
 	nl := bytes.Count(data, []byte{'\n'})
@@ -104,6 +145,15 @@ func (sp *splitter) scan() {
 	b := sp.buf
 	i := sp.scanned
 	for i < len(b) {
+		if sp.state == 0 {
+			// Skip what cannot change the state: most of the input.
+			for i < len(b) && !special[b[i]] {
+				i++
+			}
+			if i == len(b) {
+				break
+			}
+		}
 		c := b[i]
 		switch sp.state {
 		case '"':
@@ -144,3 +194,7 @@ func (sp *splitter) scan() {
 	}
 	sp.scanned = i
 }
+
+// special marks the bytes that change the splitter's state outside strings,
+// quoted symbols and comments.
+var special = [256]bool{'(': true, ')': true, '"': true, '|': true, ';': true}

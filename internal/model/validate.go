@@ -34,13 +34,12 @@ type validation struct {
 	opts Options
 	name string
 
-	res        Result
-	firstFalse bool
-	undefRes   *Result
-	done       bool
-	installed  bool
-	declared   []*symbol
-	dups       []string
+	res       Result
+	undefRes  *Result
+	done      bool
+	installed bool
+	declared  []*symbol
+	dups      []string
 }
 
 type validationEval = evaluator
@@ -57,14 +56,32 @@ func (v *validation) run(bench io.Reader, respName string, resp io.Reader) (Resu
 	v.install()
 	sp := newSplitter(bench)
 	for !v.done {
-		data, base, line, col, err := sp.next()
+		data, err := sp.candidate()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
 			return Result{}, fmt.Errorf("read %s: %w", v.name, err)
 		}
-		s, perr := smtlib.Parse(v.name, data, v.opts.Mode)
+		var s *smtlib.Script
+		var perr error
+		var base, line, col int
+		if data != nil {
+			s, perr = smtlib.Parse(v.name, data, v.opts.Mode)
+		}
+		if data != nil && perr == nil {
+			base, line, col = sp.consume(len(data))
+		} else {
+			// Not the end of a command (or a real error): scan.
+			data, base, line, col, err = sp.next()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				return Result{}, fmt.Errorf("read %s: %w", v.name, err)
+			}
+			s, perr = smtlib.Parse(v.name, data, v.opts.Mode)
+		}
 		c := &chunk{s: s, name: v.name, base: base, line: line, col: col}
 		if perr != nil {
 			var el smtlib.ErrorList
@@ -213,6 +230,7 @@ func (v *validation) sym(name string) *symbol {
 	if sym == nil {
 		sym = &symbol{name: name, mdef: -1}
 		v.e.syms[name] = sym
+		v.e.symGen++ // a cached absence is stale
 	}
 	return sym
 }

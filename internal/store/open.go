@@ -13,7 +13,7 @@ import (
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
-	_ "github.com/mattn/go-sqlite3"    // registers the "sqlite3" driver
+	"github.com/mattn/go-sqlite3"      // registers the "sqlite3" driver
 )
 
 // SQLite is the embedded store: one file, written ahead (WAL).
@@ -49,7 +49,14 @@ func OpenSQLite(ctx context.Context, path string) (*SQLite, error) {
 	if err := ownerOnly(path); err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	q := url.Values{"_journal_mode": {"WAL"}, "_busy_timeout": {"30000"}, "_synchronous": {"NORMAL"}, "_foreign_keys": {"1"}}
+	// Every transaction of ours writes: taking the write lock at BEGIN
+	// (IMMEDIATE) lets a process wait its turn (busy_timeout) where one
+	// that read first and then wrote would fail at once with "database
+	// is locked" while another process writes (several workers sharing a
+	// file). 16 MB of page cache (SQLite's default is 2 MB): bulk imports
+	// touch the results' and benchmarks' indexes all over.
+	q := url.Values{"_journal_mode": {"WAL"}, "_busy_timeout": {"30000"}, "_synchronous": {"NORMAL"}, "_foreign_keys": {"1"},
+		"_txlock": {"immediate"}, "_cache_size": {"-16384"}}
 	db, err := sql.Open("sqlite3", "file:"+path+"?"+q.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
@@ -58,7 +65,7 @@ func OpenSQLite(ctx context.Context, path string) (*SQLite, error) {
 	// also keeps transactions from waiting on each other.
 	db.SetMaxOpenConns(1)
 	s := &SQLite{sqlStore{db: db, d: sqliteDialect}}
-	if err := db.PingContext(ctx); err != nil {
+	if err := pingSQLite(ctx, db); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
@@ -67,6 +74,26 @@ func OpenSQLite(ctx context.Context, path string) (*SQLite, error) {
 		return nil, fmt.Errorf("store %s: %w", path, err)
 	}
 	return s, nil
+}
+
+// pingSQLite connects. A connection's first statements (the journal mode)
+// can find the file locked by another process that is creating the same
+// store, and SQLite does not wait for that lock (busy_timeout): try again
+// for up to 30 s.
+func pingSQLite(ctx context.Context, db *sql.DB) error {
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		err := db.PingContext(ctx)
+		var se sqlite3.Error
+		if err == nil || !errors.As(err, &se) || (se.Code != sqlite3.ErrBusy && se.Code != sqlite3.ErrLocked) || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }
 
 // ownerOnly creates the store's file if needed and makes it readable by its

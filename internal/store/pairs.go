@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -52,6 +53,13 @@ type PairStore interface {
 	// ClaimPairs leases up to n pairs, in Seq order, to owner: pending
 	// ones and running ones whose lease expired.
 	ClaimPairs(ctx context.Context, competition, owner string, n int, lease time.Duration) ([]Pair, error)
+	// ClaimBenchmark leases to owner every pending pair of the next
+	// benchmark in Seq order (its solvers' pairs, consecutive in Seq), so
+	// that one node runs every solver on it; or, if leases have expired,
+	// the expired pairs of the first such benchmark. Claims of a
+	// competition are made one at a time, so two workers never split a
+	// benchmark.
+	ClaimBenchmark(ctx context.Context, competition, owner string, lease time.Duration) ([]Pair, error)
 	// RenewLeases extends the leases owner holds.
 	RenewLeases(ctx context.Context, competition, owner string, lease time.Duration) error
 	// ReleaseOwner returns the running pairs of an owner known to be dead
@@ -87,27 +95,39 @@ func scanPair(rows interface{ Scan(...any) error }) (Pair, error) {
 	return p, err
 }
 
+// planBatch is how many pairs one INSERT of PlanPairs carries (12
+// parameters each: within both databases' limits on parameters).
+const planBatch = 500
+
 func (s *sqlStore) PlanPairs(ctx context.Context, ps []Pair) (int, error) {
 	n := 0
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		n = 0 // counted afresh if a transient error runs this again
-		st, err := tx.PrepareContext(ctx, `INSERT INTO pairs (competition, track, division, logic, solver, configuration,
-			benchmark_id, benchmark_path, input, expected, heat, seq, state, owner, lease_until, attempts)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'pending', '', 0, 0)
-			ON CONFLICT (competition, track, solver, configuration, benchmark_id) DO NOTHING`)
-		if err != nil {
-			return err
-		}
-		defer st.Close()
-		for _, p := range ps {
-			res, err := st.ExecContext(ctx, p.Competition, p.Track, p.Division, p.Logic, p.Solver, p.Configuration,
-				p.BenchmarkID, p.BenchmarkPath, p.Input, p.Expected, p.Heat, p.Seq)
+		for from := 0; from < len(ps); from += planBatch {
+			batch := ps[from:min(from+planBatch, len(ps))]
+			var q strings.Builder
+			q.WriteString(`INSERT INTO pairs (competition, track, division, logic, solver, configuration,
+			benchmark_id, benchmark_path, input, expected, heat, seq, state, owner, lease_until, attempts) VALUES `)
+			args := make([]any, 0, 12*len(batch))
+			for i, p := range batch {
+				if i > 0 {
+					q.WriteString(", ")
+				}
+				q.WriteString("(")
+				for j := 1; j <= 12; j++ {
+					fmt.Fprintf(&q, "$%d, ", 12*i+j)
+				}
+				q.WriteString("'pending', '', 0, 0)")
+				args = append(args, p.Competition, p.Track, p.Division, p.Logic, p.Solver, p.Configuration,
+					p.BenchmarkID, p.BenchmarkPath, p.Input, p.Expected, p.Heat, p.Seq)
+			}
+			q.WriteString(" ON CONFLICT (competition, track, solver, configuration, benchmark_id) DO NOTHING")
+			res, err := tx.ExecContext(ctx, q.String(), args...)
 			if err != nil {
 				return err
 			}
-			if k, _ := res.RowsAffected(); k > 0 {
-				n++
-			}
+			k, _ := res.RowsAffected()
+			n += int(k)
 		}
 		return nil
 	})
@@ -125,15 +145,105 @@ func (s *sqlStore) ClaimPairs(ctx context.Context, competition, owner string, n 
 		// is claiming.
 		lock = " FOR UPDATE SKIP LOCKED"
 	}
-	q := `UPDATE pairs SET state = 'running', owner = $1, lease_until = $2, attempts = attempts + 1
-		WHERE id IN (SELECT id FROM pairs WHERE competition = $3
-			AND (state = 'pending' OR (state = 'running' AND lease_until < $4))
-			ORDER BY seq LIMIT $5` + lock + `)
+	// Two claims, each an index range in seq order (competition, state,
+	// seq): first the running pairs whose lease expired (a lost worker's:
+	// few, and earlier in the order), then pending ones. One query with
+	// both states in an OR sorts every pair of the competition at each
+	// claim, which with a million pairs planned is slower by far.
+	// SQLite numbers parameters in the order they appear: the limit is
+	// the last one.
+	claim := func(where, limit string) string {
+		return `UPDATE pairs SET state = 'running', owner = $1, lease_until = $2, attempts = attempts + 1
+		WHERE id IN (SELECT id FROM pairs WHERE competition = $3 AND ` + where + `
+			ORDER BY seq LIMIT ` + limit + lock + `)
 		RETURNING ` + pairColumns
+	}
+	expired := claim(`state = 'running' AND lease_until < $4`, "$5")
+	pending := claim(`state = 'pending'`, "$4")
 	var out []Pair
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		out = out[:0]
-		rows, err := tx.QueryContext(ctx, q, owner, now+lease.Milliseconds(), competition, now, n)
+		for _, q := range []string{expired, pending} {
+			if len(out) >= n {
+				break
+			}
+			args := []any{owner, now + lease.Milliseconds(), competition, n - len(out)}
+			if q == expired {
+				args = []any{owner, now + lease.Milliseconds(), competition, now, n}
+			}
+			rows, err := tx.QueryContext(ctx, q, args...)
+			if err != nil {
+				return err
+			}
+			for rows.Next() {
+				p, err := scanPair(rows)
+				if err != nil {
+					rows.Close()
+					return err
+				}
+				out = append(out, p)
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: claim pairs: %w", err)
+	}
+	// RETURNING has no order: put the pairs back in Seq order.
+	sort.Slice(out, func(i, j int) bool { return out[i].Seq < out[j].Seq })
+	return out, nil
+}
+
+// groupSpan bounds the Seq range one benchmark's pairs take (its solvers
+// times their configurations), so that ClaimBenchmark reads an index range.
+const groupSpan = 10000
+
+func (s *sqlStore) ClaimBenchmark(ctx context.Context, competition, owner string, lease time.Duration) ([]Pair, error) {
+	var out []Pair
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		out = out[:0]
+		if s.d.name == "postgres" {
+			// One claim at a time per competition (SQLite's writes are
+			// one at a time anyway).
+			if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext($1))`, competition); err != nil {
+				return err
+			}
+		}
+		now := time.Now().UnixMilli()
+		var bench, seq int64
+		var state string
+		err := tx.QueryRowContext(ctx, `SELECT benchmark_id, seq, state FROM pairs WHERE competition = $1 AND state = 'running' AND lease_until < $2
+			ORDER BY seq LIMIT 1`, competition, now).Scan(&bench, &seq, &state)
+		if errors.Is(err, sql.ErrNoRows) {
+			err = tx.QueryRowContext(ctx, `SELECT benchmark_id, seq, state FROM pairs WHERE competition = $1 AND state = 'pending'
+				ORDER BY seq LIMIT 1`, competition).Scan(&bench, &seq, &state)
+		}
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil // nothing to claim
+		}
+		if err != nil {
+			return err
+		}
+		cond := `state = 'pending'`
+		if state == PairRunning {
+			cond = `state = 'running' AND lease_until < $4`
+		}
+		// The benchmark's pairs are consecutive in Seq: a range of the
+		// claim index, from the first one claimable.
+		q := `UPDATE pairs SET state = 'running', owner = $1, lease_until = $2, attempts = attempts + 1
+			WHERE id IN (SELECT id FROM pairs WHERE competition = $3 AND ` + cond + ` AND seq >= $5 AND seq < $6 AND benchmark_id = $7)
+			RETURNING ` + pairColumns
+		args := []any{owner, now + lease.Milliseconds(), competition, now, seq, seq + groupSpan, bench}
+		if state != PairRunning {
+			// SQLite numbers parameters as they appear: no $4 here.
+			q = strings.NewReplacer("$5", "$4", "$6", "$5", "$7", "$6").Replace(q)
+			args = []any{owner, now + lease.Milliseconds(), competition, seq, seq + groupSpan, bench}
+		}
+		rows, err := tx.QueryContext(ctx, q, args...)
 		if err != nil {
 			return err
 		}
@@ -148,9 +258,8 @@ func (s *sqlStore) ClaimPairs(ctx context.Context, competition, owner string, n 
 		return rows.Err()
 	})
 	if err != nil {
-		return nil, fmt.Errorf("store: claim pairs: %w", err)
+		return nil, fmt.Errorf("store: claim a benchmark: %w", err)
 	}
-	// RETURNING has no order: put the pairs back in Seq order.
 	sort.Slice(out, func(i, j int) bool { return out[i].Seq < out[j].Seq })
 	return out, nil
 }

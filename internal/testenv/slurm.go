@@ -32,7 +32,7 @@ type SlurmCluster struct {
 // when the test ends. It skips (or fails under
 // SMTARENA_TEST_DISALLOW_SKIP) where one cannot run: slurmd runs jobs as
 // their users, so it needs root, and Debian's slurm-wlm and munge.
-func Slurm(t *testing.T, n int) *SlurmCluster {
+func Slurm(t testing.TB, n int) *SlurmCluster {
 	t.Helper()
 	if os.Geteuid() != 0 {
 		Skipf(t, "needs root to run a Slurm cluster (slurmd)")
@@ -139,10 +139,11 @@ func (c *SlurmCluster) idle() int {
 	return n
 }
 
-func (c *SlurmCluster) start(t *testing.T, prog string, args ...string) {
+func (c *SlurmCluster) start(t testing.TB, prog string, args ...string) {
 	t.Helper()
 	cmd := exec.Command(prog, args...)
 	cmd.Env = append(os.Environ(), "SLURM_CONF="+c.Conf)
+	cmd.Dir = c.Dir
 	cmd.Stdout, cmd.Stderr = nil, nil
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
@@ -153,7 +154,7 @@ func (c *SlurmCluster) start(t *testing.T, prog string, args ...string) {
 
 // KillNode loses a node as a machine fails: its slurmd and every process
 // of the jobs on it (their slurmstepd and all below) get SIGKILL at once.
-func (c *SlurmCluster) KillNode(t *testing.T, node string) {
+func (c *SlurmCluster) KillNode(t testing.TB, node string) {
 	t.Helper()
 	out, err := exec.Command("squeue", "--noheader", "--nodelist", node, "--format", "%A").Output()
 	if err != nil {
@@ -197,7 +198,7 @@ func (c *SlurmCluster) Logs() string {
 }
 
 // stop cancels every job, stops the daemons and removes the directory.
-func (c *SlurmCluster) stop(t *testing.T) {
+func (c *SlurmCluster) stop(t testing.TB) {
 	if len(c.procs) > 1 {
 		_ = exec.Command("scancel", "--full", "--signal=KILL", "--user=root").Run()
 		_ = exec.Command("scancel", "--user=root").Run()
@@ -206,11 +207,13 @@ func (c *SlurmCluster) stop(t *testing.T) {
 			return err != nil || strings.TrimSpace(string(out)) == ""
 		})
 	}
-	// Step daemons left behind (a killed node's jobs) are not our
-	// children: find them by this cluster's spool directory.
+	// Step daemons left behind (a killed node's jobs, a job whose end
+	// slurmctld did not hear of) are not our children: find them, and
+	// what runs below them, by the SLURM_CONF they got from slurmd.
 	var roots []int
+	mark := []byte("SLURM_CONF=" + c.Conf + "\x00")
 	for _, pid := range allPids() {
-		if cwd, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", pid)); err == nil && strings.HasPrefix(cwd, c.Dir) {
+		if env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid)); err == nil && bytes.Contains(env, mark) && pid != os.Getpid() {
 			roots = append(roots, pid)
 		}
 	}
@@ -227,7 +230,9 @@ func (c *SlurmCluster) stop(t *testing.T) {
 		}
 	}
 	for _, pid := range descendants(roots) {
-		_ = syscall.Kill(pid, syscall.SIGKILL)
+		if pid != os.Getpid() {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
 	}
 	if t != nil && t.Failed() {
 		t.Logf("Slurm logs:\n%s", c.Logs())
@@ -294,7 +299,7 @@ func cpus() int {
 	return 1
 }
 
-func freePorts(t *testing.T, n int) []int {
+func freePorts(t testing.TB, n int) []int {
 	t.Helper()
 	var lns []net.Listener
 	var out []int
@@ -314,7 +319,7 @@ func freePorts(t *testing.T, n int) []int {
 
 // waitFor polls cond until it holds or the limit passes (then fails t, if
 // not nil, naming what).
-func waitFor(t *testing.T, limit time.Duration, what string, cond func() bool) {
+func waitFor(t testing.TB, limit time.Duration, what string, cond func() bool) {
 	deadline := time.Now().Add(limit)
 	for time.Now().Before(deadline) {
 		if cond() {

@@ -32,6 +32,9 @@ type Options struct {
 	// Counts returns the pairs per track and state (a cheap query, run at
 	// every refresh); nil for a store without pairs (imported data).
 	Counts func(ctx context.Context) (map[string]map[string]int, error)
+	// Nodes, when set, returns the running and done pairs per track and
+	// node (track -> node -> state -> count), shown as a row per node.
+	Nodes func(ctx context.Context) (map[string]map[string]map[string]int, error)
 	// Refresh is how often the store is looked at (default 2 s).
 	Refresh time.Duration
 	Log     *slog.Logger
@@ -82,6 +85,7 @@ type Server struct {
 
 	mu       sync.Mutex
 	counts   map[string]map[string]int
+	nodes    map[string]map[string]map[string]int
 	firstAt  map[string]time.Time // when each track's done count was first seen
 	firstN   map[string]int
 	lastLoad error
@@ -188,6 +192,7 @@ func (s *Server) poll(ctx context.Context) {
 			continue
 		}
 		s.observe(c)
+		s.refreshNodes(ctx)
 		b, _ := json.Marshal(c)
 		if string(b) == last || time.Now().Before(nextBuild) {
 			continue
@@ -241,6 +246,7 @@ func (s *Server) Run(ctx context.Context, addr string, ready func(net.Addr)) err
 			s.observe(c)
 		}
 	}
+	s.refreshNodes(ctx)
 	go s.poll(ctx)
 	if ready != nil {
 		ready(ln.Addr())
@@ -361,6 +367,18 @@ func (s *Server) progress(w http.ResponseWriter, snap *snapshot) {
 		g.ETA = eta(g, rate[t])
 		rows = append(rows, g)
 	}
+	for _, t := range tracks {
+		nodes := make([]string, 0, len(s.nodes[t]))
+		for n := range s.nodes[t] {
+			nodes = append(nodes, n)
+		}
+		sort.Strings(nodes)
+		for _, n := range nodes {
+			c := s.nodes[t][n]
+			rows = append(rows, report.Progress{Track: t, Division: "node " + n, Planned: c[store.PairRunning] + c[store.PairDone],
+				Done: c[store.PairDone], Running: c[store.PairRunning], ETA: -1})
+		}
+	}
 	s.mu.Unlock()
 	// the divisions as of the last build, with the track's rate
 	for _, d := range snap.progress {
@@ -400,4 +418,19 @@ func (s *Server) observe(c map[string]map[string]int) {
 			s.firstAt[t], s.firstN[t] = now, m[store.PairDone]
 		}
 	}
+}
+
+// refreshNodes reads the pairs per node, if the server has a source.
+func (s *Server) refreshNodes(ctx context.Context) {
+	if s.opts.Nodes == nil {
+		return
+	}
+	n, err := s.opts.Nodes(ctx)
+	if err != nil {
+		s.opts.Log.Warn("pairs per node", "error", err)
+		return
+	}
+	s.mu.Lock()
+	s.nodes = n
+	s.mu.Unlock()
 }

@@ -104,6 +104,32 @@ func Run(t *testing.T, newDSN func(t *testing.T) string) {
 		if all, _ := s.Results(ctx, store.ResultFilter{}); len(all) != 2 {
 			t.Errorf("a failed batch left %d results, want 2", len(all))
 		}
+		// A batch of many rows (several multi-row statements and the rest
+		// one by one), some already there, one given twice.
+		var many []store.Result
+		for i := range 237 {
+			x := r
+			x.SourceKey, x.CPU = fmt.Sprintf("starexec:%d", i+1), float64(i)+0.25
+			many = append(many, x)
+		}
+		many = append(many, many[100])
+		if n, err := s.AddResults(ctx, many); err != nil || n != 235 {
+			t.Errorf("add many: %d new, %v; want 235", n, err)
+		}
+		var each []store.Result
+		err = s.EachResult(ctx, store.ResultFilter{Year: 2019}, func(x *store.Result) error {
+			each = append(each, *x)
+			return nil
+		})
+		all, _ := s.Results(ctx, store.ResultFilter{Year: 2019})
+		if err != nil || len(each) != 237 || len(all) != 237 || each[236] != all[236] || each[0].SourceKey != "starexec:1" || each[236].CPU != 236.25 {
+			t.Errorf("EachResult: %d results, %v; Results %d", len(each), err, len(all))
+		}
+		stop := errors.New("stop")
+		k := 0
+		if err := s.EachResult(ctx, store.ResultFilter{}, func(*store.Result) error { k++; return stop }); !errors.Is(err, stop) || k != 1 {
+			t.Errorf("EachResult after an error of fn: %d calls, %v", k, err)
+		}
 	})
 
 	t.Run("Selections", func(t *testing.T) {
@@ -351,6 +377,76 @@ func Run(t *testing.T, newDSN func(t *testing.T) string) {
 		rs, _ := s.Results(ctx, store.ResultFilter{Track: "single-query"})
 		if len(rs) != 2 {
 			t.Errorf("%d results, want 2 (each pair once)", len(rs))
+		}
+	})
+
+	t.Run("ClaimBenchmark", func(t *testing.T) {
+		dsn := newDSN(t)
+		s := open(t, dsn)
+		var ps []store.Pair
+		for b := 0; b < 12; b++ {
+			for k, solver := range []string{"x", "y", "z"} {
+				ps = append(ps, store.Pair{Competition: "g", Track: "single-query", Division: "QF_Equality", Logic: "QF_UF",
+					Solver: solver, Configuration: "default", BenchmarkID: int64(b + 1), BenchmarkPath: fmt.Sprintf("b%d", b), Seq: int64(3*b + k)})
+			}
+		}
+		if _, err := s.PlanPairs(ctx, ps); err != nil {
+			t.Fatal(err)
+		}
+		// A benchmark whose lease expires is claimed again first, whole.
+		first, err := s.ClaimBenchmark(ctx, "g", "w0", -time.Second)
+		if err != nil || len(first) != 3 || first[0].BenchmarkID != 1 || first[2].Seq != 2 {
+			t.Fatalf("first claim: %v %+v", err, first)
+		}
+		again, err := s.ClaimBenchmark(ctx, "g", "w1", time.Minute)
+		if err != nil || len(again) != 3 || again[0].BenchmarkID != 1 || again[0].Attempts != 2 {
+			t.Fatalf("expired benchmark: %v %+v", err, again)
+		}
+		// Concurrent workers (each a store of its own) never split a
+		// benchmark nor claim a pair twice.
+		var mu sync.Mutex
+		seen := map[int64]string{}
+		var wg sync.WaitGroup
+		for w := 0; w < 4; w++ {
+			wg.Add(1)
+			go func(w int) {
+				defer wg.Done()
+				st, err := store.Open(ctx, dsn)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				defer st.Close()
+				owner := fmt.Sprintf("cw%d", w)
+				for {
+					got, err := st.ClaimBenchmark(ctx, "g", owner, time.Minute)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					if len(got) == 0 {
+						return
+					}
+					mu.Lock()
+					for _, p := range got {
+						if p.BenchmarkID != got[0].BenchmarkID {
+							t.Errorf("one claim, two benchmarks: %+v", got)
+						}
+						if o, dup := seen[p.ID]; dup {
+							t.Errorf("pair %d claimed by %s and %s", p.ID, o, owner)
+						}
+						seen[p.ID] = owner
+					}
+					if len(got) != 3 {
+						t.Errorf("a benchmark split: %d of its 3 pairs", len(got))
+					}
+					mu.Unlock()
+				}
+			}(w)
+		}
+		wg.Wait()
+		if len(seen) != 33 {
+			t.Errorf("claimed %d pairs, want the 33 left", len(seen))
 		}
 	})
 }
