@@ -116,21 +116,34 @@ func (s *Server) Load(ctx context.Context) error {
 	if err := snap.prerender(ctx); err != nil {
 		return err
 	}
-	var all []latest
+	// the latest results: the 15 highest ids (kept sorted, newest first)
+	const keep = 15
 	type idr struct {
 		id int64
-		l  latest
+		t  int
+		r  *store.Result
 	}
 	var recent []idr
-	for _, t := range in.Tracks {
+	for ti, t := range in.Tracks {
 		snap.results += len(t.Results)
-		for _, r := range t.Results {
-			recent = append(recent, idr{r.ID, latest{string(t.Track), divisionOf(r), r.Solver, r.BenchmarkPath, r.Status, r.Answer, r.Wall}})
+		for i := range t.Results {
+			r := &t.Results[i]
+			if len(recent) == keep && r.ID <= recent[keep-1].id {
+				continue
+			}
+			k := sort.Search(len(recent), func(j int) bool { return recent[j].id < r.ID })
+			recent = append(recent, idr{})
+			copy(recent[k+1:], recent[k:])
+			recent[k] = idr{r.ID, ti, r}
+			if len(recent) > keep {
+				recent = recent[:keep]
+			}
 		}
 	}
-	sort.Slice(recent, func(i, j int) bool { return recent[i].id > recent[j].id })
-	for i := 0; i < len(recent) && i < 15; i++ {
-		all = append(all, recent[i].l)
+	var all []latest
+	for _, x := range recent {
+		r := x.r
+		all = append(all, latest{string(in.Tracks[x.t].Track), divisionOf(*r), r.Solver, r.BenchmarkPath, r.Status, r.Answer, r.Wall})
 	}
 	snap.latest = all
 	s.snap.Store(snap)
