@@ -104,13 +104,32 @@ func ImportBenchmarksJSON(ctx context.Context, st store.Store, path string) (Sta
 		return Stats{}, err
 	}
 	var stats Stats
-	wb := newWriteBehind(func(bs []store.Indexed) (int, error) { return len(bs), st.UpsertBenchmarks(ctx, bs) })
+	// One transaction: the list is there, or (a crash, a failing store)
+	// not at all.
+	bulk, err := st.Bulk(ctx)
+	if err != nil {
+		return Stats{}, err
+	}
+	wb := newWriteBehind(func(bs []store.Indexed) (int, error) { return len(bs), bulk.UpsertBenchmarks(bs) })
 	buf := make([]store.Indexed, 0, batchSize)
+	finished, finishErr := false, error(nil)
 	finish := func() error {
+		if finished {
+			return finishErr
+		}
+		finished = true
 		wb.put(buf)
 		added, _, err := wb.wait()
+		if err != nil {
+			_ = bulk.Rollback()
+			finishErr = err
+			return err
+		}
+		if finishErr = bulk.Commit(); finishErr != nil {
+			return finishErr
+		}
 		stats.Added += added
-		return err
+		return nil
 	}
 	unknown := map[string]int{}
 	type place struct {
