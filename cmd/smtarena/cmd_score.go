@@ -291,9 +291,15 @@ func runScore(ctx context.Context, opts ScoreOptions, io streams) error {
 // incremental benchmark's check-sat count, an unsat-core benchmark's number
 // of assertions.
 func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competition string, track benchmark.Track, checkSats string, io streams) ([]score.Row, error) {
-	var rows []score.Row
+	n, err := st.CountResults(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]score.Row, 0, n) // not grown by copies: a year's rows are many
 	needIndex := false
-	err := st.EachResult(ctx, f, func(r *store.Result) error {
+	var in interner
+	lastPath := ""
+	err = st.EachResult(ctx, f, func(r *store.Result) error {
 		if competition != "" && r.Competition != competition {
 			return nil
 		}
@@ -301,6 +307,13 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 		if err != nil {
 			return err
 		}
+		// The store gives each row strings of its own; the rows keep one
+		// of each (a benchmark's results come one after the other).
+		if row.Benchmark == lastPath {
+			row.Benchmark = lastPath
+		}
+		lastPath = row.Benchmark
+		row.Solver, row.Status, row.Answer, row.Expected, row.Result = in.of(row.Solver), in.of(row.Status), in.of(row.Answer), in.of(row.Expected), in.of(row.Result)
 		if row.Expected == "" || (track == benchmark.UnsatCore && row.Reduction == 0 && row.CoreSize > 0) {
 			needIndex = true
 		}
@@ -321,24 +334,30 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 			needIndex = true
 		}
 	}
-	index := map[string]benchmark.Benchmark{}
+	// What the rows need of their benchmarks (not the whole records: the
+	// rows of a year are many).
+	type facts struct {
+		Status             benchmark.Status
+		Asserts, CheckSats int
+	}
+	index := map[string]facts{}
 	if needIndex {
 		// Only the rows' benchmarks: a library (or the smtcomp tool's
 		// benchmark list) holds hundreds of thousands of others.
-		seen := map[string]bool{}
 		paths := []string{}
 		for _, r := range rows {
-			if !seen[r.Benchmark] {
-				seen[r.Benchmark] = true
+			if _, ok := index[r.Benchmark]; !ok {
+				index[r.Benchmark] = facts{}
 				paths = append(paths, r.Benchmark)
 			}
 		}
+		clear(index)
 		bs, err := st.Benchmarks(ctx, store.Filter{Paths: paths})
 		if err != nil {
 			return nil, err
 		}
 		for _, b := range bs {
-			index[b.Path] = b
+			index[b.Path] = facts{b.Status, b.Asserts, b.CheckSats}
 		}
 	}
 	unknownN := map[string]bool{}
@@ -370,4 +389,20 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 		fmt.Fprintf(io.err, "smtarena: %d incremental benchmarks have no known number of check-sats (give --check-sats or index the library); their unsolved counts are 0\n", len(unknownN))
 	}
 	return rows, nil
+}
+
+// interner keeps one copy of each of few strings.
+type interner map[string]string
+
+func (in *interner) of(s string) string {
+	if t, ok := (*in)[s]; ok {
+		return t
+	}
+	if *in == nil {
+		*in = interner{}
+	}
+	if len(*in) < 10000 {
+		(*in)[s] = s
+	}
+	return s
 }

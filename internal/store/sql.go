@@ -580,8 +580,8 @@ func (s *sqlStore) Results(ctx context.Context, f ResultFilter) ([]Result, error
 	return out, err
 }
 
-func (s *sqlStore) EachResult(ctx context.Context, f ResultFilter, fn func(*Result) error) error {
-	q := `SELECT id, competition, year, track, solver, configuration, benchmark_path, status, answer, expected, cpu, wall, memory_mb, extra, source_key FROM results`
+// resultsWhere is the WHERE clause of a filter and its arguments.
+func resultsWhere(f ResultFilter) (string, []any) {
 	var where []string
 	var args []any
 	add := func(col string, v any) {
@@ -600,9 +600,24 @@ func (s *sqlStore) EachResult(ctx context.Context, f ResultFilter, fn func(*Resu
 	if f.BenchmarkPath != "" {
 		add("benchmark_path", f.BenchmarkPath)
 	}
-	if len(where) > 0 {
-		q += " WHERE " + strings.Join(where, " AND ")
+	if len(where) == 0 {
+		return "", nil
 	}
+	return " WHERE " + strings.Join(where, " AND "), args
+}
+
+func (s *sqlStore) CountResults(ctx context.Context, f ResultFilter) (int, error) {
+	where, args := resultsWhere(f)
+	var n int
+	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM results`+where, args...).Scan(&n); err != nil {
+		return 0, fmt.Errorf("store: count results: %w", err)
+	}
+	return n, nil
+}
+
+func (s *sqlStore) EachResult(ctx context.Context, f ResultFilter, fn func(*Result) error) error {
+	where, args := resultsWhere(f)
+	q := `SELECT id, competition, year, track, solver, configuration, benchmark_path, status, answer, expected, cpu, wall, memory_mb, extra, source_key FROM results` + where
 	q += " ORDER BY id"
 	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {

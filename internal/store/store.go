@@ -30,6 +30,8 @@ type Store interface {
 	// Results, without keeping them (scoring a year holds rows of its own);
 	// the Result passed is reused, and an error of fn ends the listing.
 	EachResult(ctx context.Context, f ResultFilter, fn func(*Result) error) error
+	// CountResults counts the results Results would list.
+	CountResults(ctx context.Context, f ResultFilter) (int, error)
 
 	// Bulk starts adding many rows in one transaction (an import): what
 	// its AddResults and UpsertBenchmarks add is recorded at its Commit,

@@ -125,6 +125,12 @@ func Run(t *testing.T, newDSN func(t *testing.T) string) {
 		if err != nil || len(each) != 237 || len(all) != 237 || each[236] != all[236] || each[0].SourceKey != "starexec:1" || each[236].CPU != 236.25 {
 			t.Errorf("EachResult: %d results, %v; Results %d", len(each), err, len(all))
 		}
+		if n, err := s.CountResults(ctx, store.ResultFilter{Year: 2019}); err != nil || n != 237 {
+			t.Errorf("CountResults: %d %v", n, err)
+		}
+		if n, err := s.CountResults(ctx, store.ResultFilter{Year: 2019, Solver: "cvc5"}); err != nil || n != 1 {
+			t.Errorf("CountResults of cvc5: %d %v", n, err)
+		}
 		stop := errors.New("stop")
 		k := 0
 		if err := s.EachResult(ctx, store.ResultFilter{}, func(*store.Result) error { k++; return stop }); !errors.Is(err, stop) || k != 1 {
