@@ -33,6 +33,9 @@ func Candidates(ctx context.Context, st store.Store, bs []benchmark.Benchmark, y
 	knownFamilies := map[string]bool{}
 	soundSat, soundUnsat := map[string]bool{}, map[string]bool{}
 	for _, r := range rs {
+		if r.Track == ValidationTrack {
+			continue // a validating solver's answer on a core, not on the benchmark
+		}
 		ok := (r.Answer == "sat" || r.Answer == "unsat") && !((r.Expected == "sat" || r.Expected == "unsat") && r.Expected != r.Answer)
 		if r.Year == year {
 			if ok && r.Answer == "sat" {

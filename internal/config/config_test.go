@@ -165,3 +165,37 @@ func TestParseSubmission(t *testing.T) {
 		}
 	}
 }
+
+// TestValidationSettings: the unsat-core track's validation settings are
+// read, checked, and refused on other tracks.
+func TestValidationSettings(t *testing.T) {
+	uc := good + `[tracks.unsat-core]
+wall_limit = 30
+validation_limit = "120s"
+validators = ["z3"]
+decision = "2026"
+share_cores = false
+`
+	c, err := load(t, uc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := c.Tracks["unsat-core"]
+	if tr.ValidationLimit.Seconds() != 120 || len(tr.Validators) != 1 || tr.Decision != "2026" || tr.ShareCores == nil || *tr.ShareCores {
+		t.Errorf("%+v", tr)
+	}
+	if !c.Solvers[0].SupportsLogic("QF_UF") || c.Solvers[0].SupportsLogic("QF_BV") {
+		t.Error("SupportsLogic")
+	}
+	for src, want := range map[string]string{
+		strings.Replace(uc, `decision = "2026"`, `decision = "majority"`, 1):                                 `decision "majority": want "2018"`,
+		strings.Replace(uc, `validators = ["z3"]`, `validators = ["yices"]`, 1):                              `validator "yices" is not one of the [[solvers]]`,
+		strings.Replace(uc, `validators = ["z3"]`, `validators_by_logic = { QF_BV = ["z3", "mathsat"] }`, 1): `validator "mathsat" is not one of the [[solvers]]`,
+		strings.Replace(uc, `validation_limit = "120s"`, `validation_limit = -1`, 1):                         "validation_limit must be positive",
+		strings.Replace(good, `wall_limit = 30`, "wall_limit = 30\ndecision = \"2018\"", 1):                  "settings of the unsat-core track",
+	} {
+		if _, err := load(t, src); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("want %q, got %v", want, err)
+		}
+	}
+}

@@ -171,6 +171,20 @@ func (s *Script) Name(t Term) string {
 	return ""
 }
 
+// SymbolIndex returns the index of the symbol t among the script's
+// interned symbols (0 to NumSymbols()-1), and false if t is not a symbol:
+// what evaluators key per-script caches by.
+func (s *Script) SymbolIndex(t Term) (int, bool) {
+	if t == NoTerm {
+		return 0, false
+	}
+	ref := s.slots[t].ref
+	if ref&tagMask != tagSym {
+		return 0, false
+	}
+	return int(ref & maxIndex), true
+}
+
 // IsSymbol reports whether t is the symbol name.
 func (s *Script) IsSymbol(t Term, name string) bool {
 	if t == NoTerm {

@@ -102,12 +102,29 @@ var migrations = []string{
 	);
 	CREATE INDEX pairs_claim ON pairs (competition, state, seq);
 	ALTER TABLE results ADD COLUMN pair_id BIGINT NOT NULL DEFAULT 0`,
+	// The distinct unsat cores of a competition's unsat-core track, and
+	// their verdicts (internal/validate). Validation pairs name their core
+	// by its id in benchmark_id.
+	`CREATE TABLE cores (
+		id {{id}},
+		competition TEXT NOT NULL,
+		hash TEXT NOT NULL,
+		benchmark_path TEXT NOT NULL,
+		logic TEXT NOT NULL,
+		input TEXT NOT NULL,
+		names TEXT NOT NULL,
+		verdict TEXT NOT NULL,
+		detail TEXT NOT NULL,
+		UNIQUE (competition, hash)
+	)`,
 }
 
 // sqlStore implements Store over database/sql for either dialect.
 type sqlStore struct {
 	db *sql.DB
 	d  dialect
+	// retryFor is how long transient errors are retried (0: not at all).
+	retryFor time.Duration
 
 	mu    sync.Mutex
 	stmts map[string]*sql.Stmt // prepared multi-row INSERTs, by text
@@ -133,48 +150,90 @@ func (s *sqlStore) prepared(ctx context.Context, q string) (*sql.Stmt, error) {
 }
 
 func (s *sqlStore) migrate(ctx context.Context) error {
-	if _, err := s.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied TEXT NOT NULL)`); err != nil {
+	// The common case, a store already up to date, takes no lock.
+	var have int
+	if err := s.db.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_migrations`).Scan(&have); err == nil && have == len(migrations) {
+		return nil
+	}
+	// Many processes may open a new store at once (several compete, a
+	// coordinator and its workers): one migrates it while the others wait
+	// on a lock, then find it migrated. SQLite's lock is its write lock,
+	// taken at BEGIN IMMEDIATE; PostgreSQL's an advisory lock held to the
+	// end of the transaction. Every migration runs in that one transaction.
+	return s.retry(ctx, func() error {
+		conn, err := s.db.Conn(ctx)
+		if err != nil {
+			return fmt.Errorf("store: %w", err)
+		}
+		defer conn.Close()
+		begin := []string{"BEGIN IMMEDIATE"}
+		if s.d.name == "postgres" {
+			begin = []string{"BEGIN", fmt.Sprintf("SELECT pg_advisory_xact_lock(%d)", migrationLock)}
+		}
+		for _, stmt := range begin {
+			if _, err := conn.ExecContext(ctx, stmt); err != nil {
+				return fmt.Errorf("store: lock for migration: %w", err)
+			}
+		}
+		if err := s.migrateLocked(ctx, conn); err != nil {
+			_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
+			return err
+		}
+		if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
+			return fmt.Errorf("store: migrate: %w", err)
+		}
+		return nil
+	})
+}
+
+// migrationLock is the key of PostgreSQL's advisory lock on migrations.
+const migrationLock = 0x736d7461 // "smta"
+
+// migrateLocked applies the missing migrations on conn, in the transaction
+// migrate opened.
+func (s *sqlStore) migrateLocked(ctx context.Context, conn *sql.Conn) error {
+	if _, err := conn.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied TEXT NOT NULL)`); err != nil {
 		return fmt.Errorf("store: migrations table: %w", err)
 	}
 	var have int
-	if err := s.db.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_migrations`).Scan(&have); err != nil {
+	if err := conn.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_migrations`).Scan(&have); err != nil {
 		return fmt.Errorf("store: schema version: %w", err)
 	}
 	if have > len(migrations) {
 		return fmt.Errorf("store: the database has schema version %d, newer than this smtarena (%d)", have, len(migrations))
 	}
 	for v := have + 1; v <= len(migrations); v++ {
-		err := s.tx(ctx, func(tx *sql.Tx) error {
-			for _, stmt := range strings.Split(strings.ReplaceAll(migrations[v-1], "{{id}}", s.d.id), ";") {
-				if strings.TrimSpace(stmt) == "" {
-					continue
-				}
-				if _, err := tx.ExecContext(ctx, stmt); err != nil {
-					return err
-				}
+		for _, stmt := range strings.Split(strings.ReplaceAll(migrations[v-1], "{{id}}", s.d.id), ";") {
+			if strings.TrimSpace(stmt) == "" {
+				continue
 			}
-			_, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, applied) VALUES ($1, $2)`,
-				v, time.Now().UTC().Format(time.RFC3339))
-			return err
-		})
-		if err != nil {
+			if _, err := conn.ExecContext(ctx, stmt); err != nil {
+				return fmt.Errorf("store: migration %d: %w", v, err)
+			}
+		}
+		if _, err := conn.ExecContext(ctx, `INSERT INTO schema_migrations (version, applied) VALUES ($1, $2)`,
+			v, time.Now().UTC().Format(time.RFC3339)); err != nil {
 			return fmt.Errorf("store: migration %d: %w", v, err)
 		}
 	}
 	return nil
 }
 
-// tx runs f in a transaction, committed if f succeeds.
+// tx runs f in a transaction, committed if f succeeds. A transient error
+// (PostgreSQL restarting, a connection lost) rolls it back and runs f again
+// in a new one, so f must start from scratch each time.
 func (s *sqlStore) tx(ctx context.Context, f func(*sql.Tx) error) error {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	if err := f(tx); err != nil {
-		_ = tx.Rollback()
-		return err
-	}
-	return tx.Commit()
+	return s.retry(ctx, func() error {
+		tx, err := s.db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		if err := f(tx); err != nil {
+			_ = tx.Rollback()
+			return err
+		}
+		return tx.Commit()
+	})
 }
 
 func (s *sqlStore) Close() error {

@@ -47,6 +47,7 @@ type Store interface {
 	Selection(ctx context.Context, name string) (Selection, error)
 
 	PairStore
+	CoreStore
 
 	Close() error
 }

@@ -209,6 +209,42 @@ func Run(t *testing.T, newDSN func(t *testing.T) string) {
 		}
 	})
 
+	t.Run("Cores", func(t *testing.T) {
+		s := open(t, newDSN(t))
+		c := store.Core{Competition: "c/unsat-core/validation", Hash: "h1", BenchmarkPath: "non-incremental/QF_UF/f/a.smt2",
+			Logic: "QF_UF", Input: "/w/h1.smt2", Names: "a1 a2"}
+		id, err := s.AddCore(ctx, c)
+		if err != nil || id == 0 {
+			t.Fatalf("add: %d %v", id, err)
+		}
+		// The same core again (another solver gave it) is the same core.
+		if again, err := s.AddCore(ctx, c); err != nil || again != id {
+			t.Errorf("add again: %d %v, want %d", again, err, id)
+		}
+		c2 := c
+		c2.Hash, c2.Names = "h2", "a1"
+		id2, err := s.AddCore(ctx, c2)
+		if err != nil || id2 == id {
+			t.Errorf("second core: %d %v", id2, err)
+		}
+		other := c
+		other.Competition = "d/unsat-core/validation"
+		if id3, err := s.AddCore(ctx, other); err != nil || id3 == id || id3 == id2 {
+			t.Errorf("another competition's core: %d %v", id3, err)
+		}
+		if err := s.SetCoreVerdict(ctx, id2, "refuted", `{"sat":2}`); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.SetCoreVerdict(ctx, 1<<40, "refuted", ""); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("verdict of no core: %v", err)
+		}
+		cs, err := s.Cores(ctx, c.Competition)
+		if err != nil || len(cs) != 2 || cs[0].ID != id || cs[0].Names != "a1 a2" || cs[0].Verdict != "" ||
+			cs[1].Verdict != "refuted" || cs[1].Detail != `{"sat":2}` || cs[1].Logic != "QF_UF" || cs[1].Input != "/w/h1.smt2" {
+			t.Errorf("cores: %v %+v", err, cs)
+		}
+	})
+
 	t.Run("Pairs", func(t *testing.T) {
 		s := open(t, newDSN(t))
 		var in []store.Indexed
@@ -313,6 +349,151 @@ func Run(t *testing.T, newDSN func(t *testing.T) string) {
 		s2 := open(t, dsn) // migrations run once; data stays
 		if bs, err := s2.Benchmarks(ctx, store.Filter{}); err != nil || len(bs) != 1 {
 			t.Errorf("after reopen: %v %d", err, len(bs))
+		}
+	})
+
+	t.Run("ConcurrentOpen", func(t *testing.T) {
+		// Many processes opening a new store at once migrate it once; the
+		// others wait and find it migrated.
+		dsn := newDSN(t)
+		const n = 6
+		errs := make(chan error, n)
+		var wg sync.WaitGroup
+		for i := 0; i < n; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				s, err := store.Open(ctx, dsn)
+				if err == nil {
+					_, err = s.PairCounts(ctx, "c")
+					s.Close()
+				}
+				errs <- err
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Errorf("concurrent open: %v", err)
+			}
+		}
+	})
+
+	t.Run("NodeCounts", func(t *testing.T) {
+		s := open(t, newDSN(t))
+		var ps []store.Pair
+		for i := 0; i < 4; i++ {
+			ps = append(ps, store.Pair{Competition: "n", Track: "single-query", Division: "QF_Equality", Logic: "QF_UF",
+				Solver: "z3", Configuration: "default", BenchmarkID: int64(i + 1), BenchmarkPath: fmt.Sprintf("b%d", i), Seq: int64(i)})
+		}
+		if _, err := s.PlanPairs(ctx, ps); err != nil {
+			t.Fatal(err)
+		}
+		a, err := s.ClaimPairs(ctx, "n", "node1/10/5", 2, time.Minute)
+		if err != nil || len(a) != 2 {
+			t.Fatalf("claim: %v %d", err, len(a))
+		}
+		b, err := s.ClaimPairs(ctx, "n", "node2/11/6", 1, -time.Second) // expires at once
+		if err != nil || len(b) != 1 {
+			t.Fatalf("claim: %v %d", err, len(b))
+		}
+		c, err := s.ClaimPairs(ctx, "n", "node1/12/7", 2, time.Minute) // takes node2's expired pair, and the last
+		if err != nil || len(c) != 2 || c[0].ID != b[0].ID {
+			t.Fatalf("claim after expiry: %v %+v", err, c)
+		}
+		r := store.Result{Competition: "N", Year: 2024, Track: "single-query", Solver: "z3", Configuration: "default", Status: "complete", Answer: "sat"}
+		if err := s.CompletePair(ctx, a[0], r); err != nil {
+			t.Fatal(err)
+		}
+		// node2 finishes the pair node1 took over first: node2 ran it.
+		if err := s.CompletePair(ctx, b[0], r); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.CompletePair(ctx, c[0], r); err != nil { // recorded once, by node2
+			t.Fatal(err)
+		}
+		got, err := s.NodeCounts(ctx, "n")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]map[string]int{"node1": {store.PairDone: 1, store.PairRunning: 2}, "node2": {store.PairDone: 1}}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("node counts %v, want %v", got, want)
+		}
+		rs, _ := s.Results(ctx, store.ResultFilter{Track: "single-query"})
+		if len(rs) != 2 {
+			t.Errorf("%d results, want 2 (each pair once)", len(rs))
+		}
+	})
+
+	t.Run("ClaimBenchmark", func(t *testing.T) {
+		dsn := newDSN(t)
+		s := open(t, dsn)
+		var ps []store.Pair
+		for b := 0; b < 12; b++ {
+			for k, solver := range []string{"x", "y", "z"} {
+				ps = append(ps, store.Pair{Competition: "g", Track: "single-query", Division: "QF_Equality", Logic: "QF_UF",
+					Solver: solver, Configuration: "default", BenchmarkID: int64(b + 1), BenchmarkPath: fmt.Sprintf("b%d", b), Seq: int64(3*b + k)})
+			}
+		}
+		if _, err := s.PlanPairs(ctx, ps); err != nil {
+			t.Fatal(err)
+		}
+		// A benchmark whose lease expires is claimed again first, whole.
+		first, err := s.ClaimBenchmark(ctx, "g", "w0", -time.Second)
+		if err != nil || len(first) != 3 || first[0].BenchmarkID != 1 || first[2].Seq != 2 {
+			t.Fatalf("first claim: %v %+v", err, first)
+		}
+		again, err := s.ClaimBenchmark(ctx, "g", "w1", time.Minute)
+		if err != nil || len(again) != 3 || again[0].BenchmarkID != 1 || again[0].Attempts != 2 {
+			t.Fatalf("expired benchmark: %v %+v", err, again)
+		}
+		// Concurrent workers (each a store of its own) never split a
+		// benchmark nor claim a pair twice.
+		var mu sync.Mutex
+		seen := map[int64]string{}
+		var wg sync.WaitGroup
+		for w := 0; w < 4; w++ {
+			wg.Add(1)
+			go func(w int) {
+				defer wg.Done()
+				st, err := store.Open(ctx, dsn)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				defer st.Close()
+				owner := fmt.Sprintf("cw%d", w)
+				for {
+					got, err := st.ClaimBenchmark(ctx, "g", owner, time.Minute)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					if len(got) == 0 {
+						return
+					}
+					mu.Lock()
+					for _, p := range got {
+						if p.BenchmarkID != got[0].BenchmarkID {
+							t.Errorf("one claim, two benchmarks: %+v", got)
+						}
+						if o, dup := seen[p.ID]; dup {
+							t.Errorf("pair %d claimed by %s and %s", p.ID, o, owner)
+						}
+						seen[p.ID] = owner
+					}
+					if len(got) != 3 {
+						t.Errorf("a benchmark split: %d of its 3 pairs", len(got))
+					}
+					mu.Unlock()
+				}
+			}(w)
+		}
+		wg.Wait()
+		if len(seen) != 33 {
+			t.Errorf("claimed %d pairs, want the 33 left", len(seen))
 		}
 	})
 }

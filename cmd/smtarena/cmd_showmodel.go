@@ -1,0 +1,148 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/smtarena/smtarena/internal/benchmark"
+	"github.com/smtarena/smtarena/internal/compete"
+	"github.com/smtarena/smtarena/internal/config"
+	"github.com/smtarena/smtarena/internal/store"
+	"github.com/spf13/cobra"
+)
+
+// modelValidatorCommand is how compete runs the model validator in the
+// sandbox: this binary's validate-model (a test binary re-executes itself
+// as smtarena when SMTARENA_TEST_MAIN is set, which is passed on).
+func modelValidatorCommand() (args, env []string) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, nil // judged in process
+	}
+	if v := os.Getenv("SMTARENA_TEST_MAIN"); v != "" {
+		env = []string{"SMTARENA_TEST_MAIN=" + v}
+	}
+	return []string{exe, "validate-model", "--json"}, env
+}
+
+// printModelSummaries prints the model-validation track's verdicts per
+// division and solver.
+func printModelSummaries(ctx context.Context, def *config.Competition, st store.Store, w io.Writer) error {
+	sums, err := compete.ModelSummaries(ctx, def, st)
+	if err != nil || len(sums) == 0 {
+		return err
+	}
+	last := ""
+	var tw *tabwriter.Writer
+	for _, s := range sums {
+		if s.Division != last {
+			if tw != nil {
+				tw.Flush()
+			}
+			fmt.Fprintf(w, "\nmodel-validation verdicts, division %s\n", s.Division)
+			tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "solver\tpairs\tverdicts")
+			last = s.Division
+		}
+		var parts []string
+		for _, v := range sortedKeys(s.Verdicts) {
+			parts = append(parts, fmt.Sprintf("%s: %d", v, s.Verdicts[v]))
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\n", s.Solver, s.Pairs, strings.Join(parts, ", "))
+	}
+	return tw.Flush()
+}
+
+func sortedKeys(m map[string]int) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j] < out[j-1]; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+// ShowModelOptions are the flags of `smtarena show-model`.
+type ShowModelOptions struct {
+	DB string
+}
+
+func newShowModelCmd(io streams) *cobra.Command {
+	var opts ShowModelOptions
+	cmd := &cobra.Command{
+		Use:   "show-model [--db DSN] competition.toml PAIR",
+		Short: "Show a model-validation pair's verdict and the solver's output again",
+		Long: `Show what the model validator said about one pair of the model-validation
+track (verdict, reason, detail, position, validation time) and the solver's
+whole output as compete kept it in the work directory. PAIR is the pair's id
+(as "pair:ID" in the store, or the number alone).`,
+		Example: `  smtarena show-model competition.toml 12`,
+		Args:    cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runShowModel(cmd.Context(), opts, args, io)
+		},
+	}
+	cmd.Flags().StringVar(&opts.DB, "db", os.Getenv("SMTARENA_DB"), "store (default: smtarena.db in the work directory)")
+	return cmd
+}
+
+func runShowModel(ctx context.Context, opts ShowModelOptions, args []string, io streams) error {
+	id := strings.TrimPrefix(args[1], "pair:")
+	if _, err := strconv.ParseInt(id, 10, 64); err != nil {
+		return fmt.Errorf("pair %q: not a pair id", args[1])
+	}
+	def, st, err := openCompetition(ctx, args[0], opts.DB)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	rs, err := st.Results(ctx, store.ResultFilter{Track: string(benchmark.ModelValidation)})
+	if err != nil {
+		return err
+	}
+	for _, r := range rs {
+		if r.SourceKey != "pair:"+id || r.Competition != def.Name {
+			continue
+		}
+		var extra struct {
+			Status   string  `json:"model_validator_status"`
+			Reason   string  `json:"model_reason"`
+			Detail   string  `json:"model_detail"`
+			Position string  `json:"model_position"`
+			Seconds  float64 `json:"model_seconds"`
+			Output   string  `json:"model_output"`
+		}
+		if err := json.Unmarshal([]byte(r.Extra), &extra); err != nil {
+			return fmt.Errorf("pair %s: %w", id, err)
+		}
+		fmt.Fprintf(io.out, "pair %s: %s on %s\n", id, r.Solver, r.BenchmarkPath)
+		fmt.Fprintf(io.out, "answer %s, status %s\n", r.Answer, r.Status)
+		fmt.Fprintf(io.out, "verdict %s %s (%.3f s)\n", extra.Status, extra.Reason, extra.Seconds)
+		if extra.Detail != "" {
+			fmt.Fprintln(io.out, extra.Detail)
+		}
+		if extra.Position != "" {
+			fmt.Fprintln(io.out, "at", extra.Position)
+		}
+		if extra.Output != "" {
+			out, err := os.ReadFile(extra.Output)
+			if err != nil {
+				return fmt.Errorf("the output of pair %s: %w", id, err)
+			}
+			fmt.Fprintf(io.out, "--- output (%s) ---\n", extra.Output)
+			io.out.Write(out)
+		}
+		return nil
+	}
+	return fmt.Errorf("no model-validation result for pair %s in %s", id, def.Name)
+}

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/smtarena/smtarena/internal/testenv"
+)
+
+// TestCompeteModelValidation runs the model-validation track with z3 and a
+// solver whose models are wrong: every pair's output is validated in the
+// sandbox by `smtarena validate-model`, the tables show the verdicts, the
+// score counts INVALID as an error, and show-model prints a pair again.
+func TestCompeteModelValidation(t *testing.T) {
+	needRootForRuns(t)
+	if _, err := exec.LookPath("z3"); err != nil {
+		testenv.Skipf(t, "needs z3: %v", err)
+	}
+	// The validator runs as this test binary re-executed as smtarena.
+	t.Setenv("SMTARENA_TEST_MAIN", "1")
+	dir := t.TempDir()
+	d := filepath.Join(dir, "lib", "non-incremental", "QF_LIA", "tiny")
+	if err := os.MkdirAll(d, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 4; i++ {
+		src := fmt.Sprintf("(set-info :smt-lib-version 2.6)\n(set-logic QF_LIA)\n(set-info :status sat)\n(declare-fun x () Int)\n(declare-fun y () Int)\n(assert (> x %d))\n(assert (= (+ x y) 100))\n(check-sat)\n(exit)\n", i)
+		if err := os.WriteFile(filepath.Join(d, fmt.Sprintf("b%d.smt2", i)), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A sat QF_ABV benchmark: arrays are not in the 2022 track (§6).
+	da := filepath.Join(dir, "lib", "non-incremental", "QF_ABV", "tiny")
+	os.MkdirAll(da, 0o755)
+	os.WriteFile(filepath.Join(da, "a.smt2"), []byte("(set-info :smt-lib-version 2.6)\n(set-logic QF_ABV)\n(set-info :status sat)\n(declare-fun a () (Array (_ BitVec 4) (_ BitVec 4)))\n(assert (= (select a #x0) #x1))\n(check-sat)\n(exit)\n"), 0o644)
+	def := filepath.Join(dir, "c.toml")
+	os.WriteFile(def, []byte(`name = "mv"
+rules = 2022
+library = ["lib"]
+[seed]
+value = 3
+[tracks.model-validation]
+cpu_limit = "10s"
+wall_limit = "20s"
+memory_mb = 1024
+validation_limit = "30s"
+[[solvers]]
+name = "z3"
+tracks = ["model-validation"]
+logics = ["QF_.*"]
+command = ["z3", "{file}"]
+[[solvers]]
+name = "liar"
+tracks = ["model-validation"]
+logics = ["QF_.*"]
+# A model of the (scrambled) declared names, every value 0: (= (+ x y) 100) is false.
+command = ["sh", "-c", "printf 'sat\\n('; for v in $(sed -n 's/^(declare-fun \\([^ ]*\\) () Int)$/\\1/p' \"$1\"); do printf '(define-fun %s () Int 0)' $v; done; printf ')\\n'", "liar", "{file}"]
+`), 0o644)
+	code, out, errs := runCLI(t, "", "compete", "--quiet", def)
+	if code != 0 {
+		t.Fatalf("compete: %d\n%s\n%s", code, out, errs)
+	}
+	if strings.Contains(out, "QF_ABV") {
+		t.Errorf("a QF_ABV benchmark was run in the 2022 model-validation track:\n%s", out)
+	}
+	for _, want := range []string{"8 pairs planned", "model-validation verdicts, division QF_LinearIntArith", "z3      4      VALID: 4", "liar    4      INVALID bad-model: 4"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("compete output lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, errs = runCLI(t, "", "score", "--config", def, "--track", "model-validation", "--format", "csv")
+	if code != 0 || !regexp.MustCompile(`QF_LinearIntArith,,parallel,1,z3,yes,(true|false),0,4,`).MatchString(out) ||
+		!regexp.MustCompile(`QF_LinearIntArith,,parallel,2,liar,yes,(true|false),4,0,`).MatchString(out) {
+		t.Errorf("score: %d %s\n%s", code, errs, out)
+	}
+	code, out, errs = runCLI(t, "", "show-model", def, "1")
+	if code != 0 || !strings.Contains(out, "verdict ") || !strings.Contains(out, "--- output") || !strings.Contains(out, "define-fun x") {
+		t.Errorf("show-model: %d %s\n%s", code, errs, out)
+	}
+}

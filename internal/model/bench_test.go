@@ -1,0 +1,213 @@
+package model
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/smtarena/smtarena/internal/benchgen"
+	"github.com/smtarena/smtarena/internal/smtlib"
+	"github.com/smtarena/smtarena/internal/testenv"
+)
+
+// The figures of issue 15, printed by `make bench`:
+//   - validation of the generated 100 MB QF_LIA benchmark (parse included)
+//     with a model of its 2000 variables, MB/s on one core, and the peak
+//     heap per byte of benchmark (peak-bytes/src-byte);
+//   - z3 deciding the same benchmark with the model's definitions in place
+//     of the declarations (z3-s), and how many times faster the validator
+//     is (x-faster-than-z3);
+//   - the same side by side on the shared sat QF_BV and QF_LRA benchmarks
+//     with z3's own models.
+// SMTARENA_BENCH_MB changes the size of the generated file.
+
+var (
+	bigOnce sync.Once
+	bigSrc  []byte
+)
+
+const benchVars = 2000
+
+func bigQFLIA() []byte {
+	bigOnce.Do(func() {
+		mb := 100
+		if v, err := strconv.Atoi(os.Getenv("SMTARENA_BENCH_MB")); err == nil && v > 0 {
+			mb = v
+		}
+		var buf bytes.Buffer
+		buf.Grow(mb<<20 + 1<<16)
+		if err := benchgen.GenerateQFLIA(&buf, benchgen.QFLIAOptions{Seed: 1, Bytes: int64(mb) << 20, Vars: benchVars}); err != nil {
+			panic(err)
+		}
+		bigSrc = buf.Bytes()
+	})
+	return bigSrc
+}
+
+// benchModel is a model of x_0 ... x_1999: small values of both signs.
+func benchModel() []byte {
+	var b bytes.Buffer
+	b.WriteString("sat\n(\n")
+	for i := range benchVars {
+		v := i%21 - 10
+		if v < 0 {
+			fmt.Fprintf(&b, "  (define-fun x_%d () Int (- %d))\n", i, -v)
+		} else {
+			fmt.Fprintf(&b, "  (define-fun x_%d () Int %d)\n", i, v)
+		}
+	}
+	b.WriteString(")\n")
+	return b.Bytes()
+}
+
+// peakHeap samples the heap while f runs and returns the peak above the
+// heap before it.
+func peakHeap(f func()) uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	base := ms.HeapInuse
+	var peak atomic.Uint64
+	done := make(chan struct{})
+	go func() {
+		var m runtime.MemStats
+		for {
+			select {
+			case <-done:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+			runtime.ReadMemStats(&m)
+			if m.HeapInuse > peak.Load() {
+				peak.Store(m.HeapInuse)
+			}
+		}
+	}()
+	f()
+	runtime.ReadMemStats(&ms)
+	if ms.HeapInuse > peak.Load() {
+		peak.Store(ms.HeapInuse)
+	}
+	close(done)
+	if p := peak.Load(); p > base {
+		return p - base
+	}
+	return 0
+}
+
+func BenchmarkValidateQFLIA(b *testing.B) {
+	src := bigQFLIA()
+	resp := benchModel()
+	var res Result
+	b.SetBytes(int64(len(src)))
+	b.ResetTimer()
+	for b.Loop() {
+		var err error
+		res, err = Validate(context.Background(), "gen.smt2", bytes.NewReader(src), "model", bytes.NewReader(resp), Options{})
+		if err != nil || res.Verdict == Unknown {
+			b.Fatal(res, err)
+		}
+	}
+	b.StopTimer()
+	peak := peakHeap(func() {
+		Validate(context.Background(), "gen.smt2", bytes.NewReader(src), "model", bytes.NewReader(resp), Options{})
+	})
+	b.ReportMetric(float64(peak)/float64(len(src)), "peak-bytes/src-byte")
+	b.ReportMetric(float64(len(src))/(1<<20), "src-MB")
+	b.ReportMetric(float64(res.Assertions), "assertions")
+	b.ReportMetric(float64(res.False), "false")
+	if _, err := exec.LookPath("z3"); err != nil || os.Getenv("SMTARENA_BENCH_NO_Z3") != "" {
+		return
+	}
+	// z3 on the benchmark with the model's definitions for its declarations.
+	dir := b.TempDir()
+	withDefs := declRE.ReplaceAllFunc(src, func(m []byte) []byte {
+		i, _ := strconv.Atoi(string(declRE.FindSubmatch(m)[1]))
+		v := i%21 - 10
+		if v < 0 {
+			return fmt.Appendf(nil, "(define-fun x_%d () Int (- %d))", i, -v)
+		}
+		return fmt.Appendf(nil, "(define-fun x_%d () Int %d)", i, v)
+	})
+	f := filepath.Join(dir, "defs.smt2")
+	if err := os.WriteFile(f, withDefs, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	res1 := time.Now()
+	Validate(context.Background(), "gen.smt2", bytes.NewReader(src), "model", bytes.NewReader(resp), Options{})
+	ours := time.Since(res1)
+	start := time.Now()
+	out, _ := exec.Command("z3", f).CombinedOutput()
+	z3 := time.Since(start)
+	b.ReportMetric(z3.Seconds(), "z3-s")
+	b.ReportMetric(z3.Seconds()/ours.Seconds(), "x-faster-than-z3")
+	b.Logf("z3 said %q in %.1f s; the validator said %s in %.2f s", bytes.TrimSpace(out), z3.Seconds(), res, ours.Seconds())
+}
+
+var declRE = regexp.MustCompile(`\(declare-fun x_(\d+) \(\) Int\)`)
+
+// BenchmarkValidateShared: the validator beside z3 on the shared sat QF_BV
+// and QF_LRA benchmarks, with z3's models: total times over the files.
+func BenchmarkValidateShared(b *testing.B) {
+	if _, err := exec.LookPath("z3"); err != nil {
+		testenv.Skipf(b, "needs z3: %v", err)
+	}
+	for _, logic := range []string{"QF_BV", "QF_LRA"} {
+		b.Run(logic, func(b *testing.B) {
+			root := testenv.Shared(b, "benchmarks/non-incremental/"+logic)
+			type item struct {
+				bench string
+				resp  []byte
+				check []byte
+			}
+			var items []item
+			for _, f := range testenv.Files(b, root, ".smt2") {
+				meta, err := smtlib.ScanMetaFile(f)
+				if err != nil || meta.Status != "sat" {
+					continue
+				}
+				in := modelInput(b, f)
+				out := runSolver(b, "z3", in)
+				if !bytes.HasPrefix(out, []byte("sat")) || bytes.Contains(out, []byte("\ntimeout")) {
+					continue
+				}
+				check := z3CheckScript(b, f, out)
+				if check == "" {
+					continue
+				}
+				items = append(items, item{f, out, []byte(check)})
+			}
+			var ours, theirs time.Duration
+			for b.Loop() {
+				for _, it := range items {
+					src, _ := os.ReadFile(it.bench)
+					start := time.Now()
+					res, err := Validate(context.Background(), it.bench, bytes.NewReader(src), "z3", bytes.NewReader(it.resp), Options{})
+					ours += time.Since(start)
+					if err != nil || res.Verdict != Valid {
+						b.Fatalf("%s: %s %v", it.bench, res, err)
+					}
+					start = time.Now()
+					cmd := exec.Command("z3", "-in", "-smt2")
+					cmd.Stdin = bytes.NewReader(it.check)
+					cmd.Run()
+					theirs += time.Since(start)
+				}
+			}
+			b.ReportMetric(float64(len(items)), "files")
+			b.ReportMetric(ours.Seconds()/float64(b.N), "validator-s")
+			b.ReportMetric(theirs.Seconds()/float64(b.N), "z3-s")
+			b.ReportMetric(theirs.Seconds()/ours.Seconds(), "x-faster-than-z3")
+		})
+	}
+}

@@ -1,0 +1,378 @@
+package model
+
+import (
+	"fmt"
+	"math/big"
+
+	"github.com/smtarena/smtarena/internal/smtlib"
+)
+
+// mkBV returns a bit-vector value of width w holding b mod 2^w.
+func (e *evaluator) mkBV(b *big.Int, w int) value {
+	if w <= 0 || w > maxWidth {
+		return undefVal(ReasonResource, fmt.Sprintf("a bit-vector of width %d (the validator takes 1 to %d)", w, maxWidth))
+	}
+	s := e.sorts.bv(w)
+	if b.Sign() < 0 || b.BitLen() > w {
+		b = new(big.Int).And(b, mask(w))
+	}
+	if w <= 64 {
+		return value{k: vBV, s: s, n: int64(b.Uint64())}
+	}
+	return value{k: vBV, s: s, b: b}
+}
+
+func (e *evaluator) mkBV64(x uint64, w int) value {
+	if w < 64 {
+		x &= 1<<uint(w) - 1
+	}
+	return value{k: vBV, s: e.sorts.bv(w), n: int64(x)}
+}
+
+var maskCache = map[int]*big.Int{}
+
+func mask(w int) *big.Int {
+	if m, ok := maskCache[w]; ok {
+		return m
+	}
+	m := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(w)), big.NewInt(1))
+	if w <= 4096 {
+		maskCache[w] = m
+	}
+	return m
+}
+
+// bvUnsigned returns a bit-vector value as an unsigned number.
+func bvUnsigned(v value) *big.Int {
+	if v.b != nil {
+		return v.b
+	}
+	return new(big.Int).SetUint64(uint64(v.n))
+}
+
+func bvSigned(v value, w int) *big.Int {
+	u := bvUnsigned(v)
+	if u.Bit(w-1) == 1 {
+		return new(big.Int).Sub(u, new(big.Int).Lsh(big.NewInt(1), uint(w)))
+	}
+	return u
+}
+
+func (e *evaluator) applyBV(f *frame, args []value) value {
+	name, idx, nidx, _ := ident(f.s, f.head)
+	switch f.op {
+	case opBV2Nat:
+		if args[0].k != vBV {
+			return e.sortErr(name, args[0])
+		}
+		return bigIntVal(new(big.Int).Set(bvUnsigned(args[0])))
+	case opNat2BV:
+		w, ok := indexInt(f.s, idx, nidx, 0)
+		if !ok || args[0].k != vInt {
+			return undefVal(ReasonSortError, "bad "+name)
+		}
+		m := new(big.Int).Lsh(big.NewInt(1), uint(min(w, maxWidth+1)))
+		if w > maxWidth {
+			return e.mkBV(big.NewInt(0), w)
+		}
+		return e.mkBV(new(big.Int).Mod(args[0].bigInt(), m), w)
+	}
+	for _, a := range args {
+		if a.k != vBV {
+			return e.sortErr(name, a)
+		}
+	}
+	w := e.sorts.width(args[0].s)
+	switch f.op {
+	case opConcat:
+		acc := bvUnsigned(args[0])
+		tw := w
+		for _, a := range args[1:] {
+			aw := e.sorts.width(a.s)
+			if tw+aw > maxWidth {
+				return e.mkBV(acc, tw+aw)
+			}
+			acc = new(big.Int).Or(new(big.Int).Lsh(acc, uint(aw)), bvUnsigned(a))
+			tw += aw
+		}
+		return e.mkBV(acc, tw)
+	case opExtract:
+		hi, ok1 := indexInt(f.s, idx, nidx, 0)
+		lo, ok2 := indexInt(f.s, idx, nidx, 1)
+		if !ok1 || !ok2 || nidx != 2 || hi < lo || hi >= w {
+			return undefVal(ReasonSortError, fmt.Sprintf("extract out of range of a bit-vector of width %d", w))
+		}
+		return e.mkBV(new(big.Int).Rsh(bvUnsigned(args[0]), uint(lo)), hi-lo+1)
+	case opRepeat:
+		n, ok := indexInt(f.s, idx, nidx, 0)
+		if !ok || n < 1 {
+			return undefVal(ReasonSortError, "repeat needs a positive index")
+		}
+		if n*w > maxWidth {
+			return e.mkBV(big.NewInt(0), n*w)
+		}
+		acc, x := new(big.Int), bvUnsigned(args[0])
+		for range n {
+			acc.Lsh(acc, uint(w)).Or(acc, x)
+		}
+		return e.mkBV(acc, n*w)
+	case opZeroExt, opSignExt:
+		n, ok := indexInt(f.s, idx, nidx, 0)
+		if !ok {
+			return undefVal(ReasonSortError, "bad "+name)
+		}
+		if f.op == opZeroExt {
+			return e.mkBV(bvUnsigned(args[0]), w+n)
+		}
+		return e.mkBV(bvSigned(args[0], w), w+n)
+	case opRotL, opRotR:
+		n, ok := indexInt(f.s, idx, nidx, 0)
+		if !ok {
+			return undefVal(ReasonSortError, "bad "+name)
+		}
+		n %= w
+		if f.op == opRotR {
+			n = (w - n) % w
+		}
+		x := bvUnsigned(args[0])
+		r := new(big.Int).Lsh(x, uint(n))
+		r.Or(r, new(big.Int).Rsh(x, uint(w-n)))
+		return e.mkBV(r, w)
+	}
+	for _, a := range args[1:] {
+		if e.sorts.width(a.s) != w {
+			return undefVal(ReasonSortError, fmt.Sprintf("%s applied to bit-vectors of widths %d and %d", name, w, e.sorts.width(a.s)))
+		}
+	}
+	if w <= 64 {
+		if v, ok := e.bv64(f.op, args, w); ok {
+			return v
+		}
+	}
+	x := bvUnsigned(args[0])
+	switch f.op {
+	case opBVNot:
+		return e.mkBV(new(big.Int).Xor(x, mask(w)), w)
+	case opBVNeg:
+		return e.mkBV(new(big.Int).Neg(x), w)
+	case opBVAnd, opBVOr, opBVXor, opBVAdd, opBVMul, opBVSub:
+		acc := new(big.Int).Set(x)
+		for _, a := range args[1:] {
+			y := bvUnsigned(a)
+			switch f.op {
+			case opBVAnd:
+				acc.And(acc, y)
+			case opBVOr:
+				acc.Or(acc, y)
+			case opBVXor:
+				acc.Xor(acc, y)
+			case opBVAdd:
+				acc.Add(acc, y)
+			case opBVSub:
+				acc.Sub(acc, y)
+			case opBVMul:
+				acc.Mul(acc, y).And(acc, mask(w))
+			}
+		}
+		return e.mkBV(acc, w)
+	}
+	y := bvUnsigned(args[1])
+	switch f.op {
+	case opBVNand:
+		return e.mkBV(new(big.Int).Xor(new(big.Int).And(x, y), mask(w)), w)
+	case opBVNor:
+		return e.mkBV(new(big.Int).Xor(new(big.Int).Or(x, y), mask(w)), w)
+	case opBVXnor:
+		return e.mkBV(new(big.Int).Xor(new(big.Int).Xor(x, y), mask(w)), w)
+	case opBVUdiv:
+		return e.mkBV(udiv(x, y, w), w)
+	case opBVUrem:
+		return e.mkBV(urem(x, y), w)
+	case opBVSdiv, opBVSrem, opBVSmod:
+		return e.mkBV(signedDiv(f.op, x, y, w), w)
+	case opBVShl, opBVLshr, opBVAshr:
+		if y.Cmp(big.NewInt(int64(w))) >= 0 {
+			if f.op == opBVAshr && x.Bit(w-1) == 1 {
+				return e.mkBV(mask(w), w)
+			}
+			return e.mkBV(big.NewInt(0), w)
+		}
+		n := uint(y.Uint64())
+		switch f.op {
+		case opBVShl:
+			return e.mkBV(new(big.Int).Lsh(x, n), w)
+		case opBVLshr:
+			return e.mkBV(new(big.Int).Rsh(x, n), w)
+		}
+		return e.mkBV(new(big.Int).Rsh(bvSigned(args[0], w), n), w)
+	case opBVUlt:
+		return boolVal(x.Cmp(y) < 0)
+	case opBVUle:
+		return boolVal(x.Cmp(y) <= 0)
+	case opBVUgt:
+		return boolVal(x.Cmp(y) > 0)
+	case opBVUge:
+		return boolVal(x.Cmp(y) >= 0)
+	case opBVSlt, opBVSle, opBVSgt, opBVSge:
+		c := bvSigned(args[0], w).Cmp(bvSigned(args[1], w))
+		switch f.op {
+		case opBVSlt:
+			return boolVal(c < 0)
+		case opBVSle:
+			return boolVal(c <= 0)
+		case opBVSgt:
+			return boolVal(c > 0)
+		}
+		return boolVal(c >= 0)
+	case opBVComp:
+		if x.Cmp(y) == 0 {
+			return e.mkBV64(1, 1)
+		}
+		return e.mkBV64(0, 1)
+	}
+	return undefVal(ReasonUnsupported, "bit-vector operator "+name)
+}
+
+func udiv(x, y *big.Int, w int) *big.Int {
+	if y.Sign() == 0 {
+		return mask(w)
+	}
+	return new(big.Int).Quo(x, y)
+}
+
+func urem(x, y *big.Int) *big.Int {
+	if y.Sign() == 0 {
+		return x
+	}
+	return new(big.Int).Rem(x, y)
+}
+
+// signedDiv follows the definitions of bvsdiv, bvsrem and bvsmod in
+// SMT-LIB's FixedSizeBitVectors theory, through bvudiv and bvurem.
+func signedDiv(op opcode, s, t *big.Int, w int) *big.Int {
+	m := new(big.Int).Lsh(big.NewInt(1), uint(w))
+	neg := func(x *big.Int) *big.Int { return new(big.Int).Mod(new(big.Int).Neg(x), m) }
+	ns, nt := s.Bit(w-1) == 1, t.Bit(w-1) == 1
+	switch op {
+	case opBVSdiv:
+		switch {
+		case !ns && !nt:
+			return udiv(s, t, w)
+		case ns && !nt:
+			return neg(udiv(neg(s), t, w))
+		case !ns && nt:
+			return neg(udiv(s, neg(t), w))
+		}
+		return udiv(neg(s), neg(t), w)
+	case opBVSrem:
+		switch {
+		case !ns && !nt:
+			return urem(s, t)
+		case ns && !nt:
+			return neg(urem(neg(s), t))
+		case !ns && nt:
+			return urem(s, neg(t))
+		}
+		return neg(urem(neg(s), neg(t)))
+	}
+	as, at := s, t
+	if ns {
+		as = neg(s)
+	}
+	if nt {
+		at = neg(t)
+	}
+	u := urem(as, at)
+	switch {
+	case u.Sign() == 0 || (!ns && !nt):
+		return u
+	case ns && !nt:
+		return new(big.Int).Mod(new(big.Int).Add(neg(u), t), m)
+	case !ns && nt:
+		return new(big.Int).Mod(new(big.Int).Add(u, t), m)
+	}
+	return neg(u)
+}
+
+// bv64 computes the common operators on widths up to 64 without big.Int.
+func (e *evaluator) bv64(op opcode, args []value, w int) (value, bool) {
+	x := uint64(args[0].n)
+	m := ^uint64(0)
+	if w < 64 {
+		m = 1<<uint(w) - 1
+	}
+	switch op {
+	case opBVNot:
+		return e.mkBV64(^x, w), true
+	case opBVNeg:
+		return e.mkBV64(-x, w), true
+	case opBVAnd, opBVOr, opBVXor, opBVAdd, opBVMul, opBVSub:
+		for _, a := range args[1:] {
+			y := uint64(a.n)
+			switch op {
+			case opBVAnd:
+				x &= y
+			case opBVOr:
+				x |= y
+			case opBVXor:
+				x ^= y
+			case opBVAdd:
+				x += y
+			case opBVSub:
+				x -= y
+			case opBVMul:
+				x *= y
+			}
+		}
+		return e.mkBV64(x, w), true
+	}
+	y := uint64(args[1].n)
+	sx := int64(x<<(64-uint(w))) >> (64 - uint(w))
+	sy := int64(y<<(64-uint(w))) >> (64 - uint(w))
+	switch op {
+	case opBVUlt:
+		return boolVal(x < y), true
+	case opBVUle:
+		return boolVal(x <= y), true
+	case opBVUgt:
+		return boolVal(x > y), true
+	case opBVUge:
+		return boolVal(x >= y), true
+	case opBVSlt:
+		return boolVal(sx < sy), true
+	case opBVSle:
+		return boolVal(sx <= sy), true
+	case opBVSgt:
+		return boolVal(sx > sy), true
+	case opBVSge:
+		return boolVal(sx >= sy), true
+	case opBVUdiv:
+		if y == 0 {
+			return e.mkBV64(m, w), true
+		}
+		return e.mkBV64(x/y, w), true
+	case opBVUrem:
+		if y == 0 {
+			return e.mkBV64(x, w), true
+		}
+		return e.mkBV64(x%y, w), true
+	case opBVShl:
+		if y >= uint64(w) {
+			return e.mkBV64(0, w), true
+		}
+		return e.mkBV64(x<<y, w), true
+	case opBVLshr:
+		if y >= uint64(w) {
+			return e.mkBV64(0, w), true
+		}
+		return e.mkBV64(x>>y, w), true
+	case opBVAshr:
+		if y >= uint64(w) {
+			y = uint64(w - 1)
+		}
+		return e.mkBV64(uint64(sx>>y), w), true
+	}
+	return value{}, false
+}
+
+var _ = smtlib.NoTerm

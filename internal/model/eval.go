@@ -1,0 +1,843 @@
+package model
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/smtarena/smtarena/internal/smtlib"
+)
+
+// closure is a function given by a definition: the benchmark's define-fun,
+// the model's define-fun, or a lambda.
+type closure struct {
+	name   string
+	s      *smtlib.Script
+	params []string
+	psorts []sortID
+	result sortID
+	body   smtlib.Term
+	model  bool // the body is the model's
+	rec    bool // define-fun-rec: may call itself
+	active int
+	// An applied closure with no parameters is evaluated once.
+	memo    value
+	memoSet bool
+}
+
+// symbol is a function symbol of the benchmark or the model.
+type symbol struct {
+	name     string
+	declared bool // declare-fun or declare-const in the benchmark
+	pos      string
+	params   []sortID
+	result   sortID
+	bdef     *closure // the benchmark's define-fun
+	mdef     int      // index of the model's definition in Defs, -1 if none
+	mfun     *closure // the model's definition, once resolved
+	mres     bool     // mfun resolved (or its problem reported)
+	abstract *absVal  // a model's declare-fun of an abstract value
+	adecl    smtlib.Term
+	ctor     *ctorInfo
+	sel      *selInfo
+	used     bool
+}
+
+type binding struct {
+	name string
+	v    value
+}
+
+// opcode is a theory operator, or a way of evaluating a term.
+type opcode uint16
+
+// frame is one term being evaluated on the explicit stack.
+type frame struct {
+	s       *smtlib.Script
+	t       smtlib.Term
+	first   smtlib.Term // the first argument
+	nargs   int32
+	state   int32
+	vbase   int32
+	envBase int32
+	bmark   int32
+	op      opcode
+	neg     bool // implies: arguments before the last are negated
+	head    smtlib.Term
+	fn      *closure
+	sym     *symbol
+	pend    value // and/or/ite: the first undefined operand
+}
+
+// evaluator evaluates terms of the benchmark and of the model.
+type evaluator struct {
+	sorts    *sortTable
+	realNums bool // numerals are Real (logics with reals and no integers)
+	syms     map[string]*symbol
+	abs      map[string]*absVal
+	named    map[string]bool // the names of :named terms
+	model    *smtlib.Response
+	tables   *tables
+
+	frames []frame
+	vals   []value
+	binds  []binding
+
+	steps    int
+	calls    int // closures being evaluated
+	nested   int
+	deadline time.Time
+	maxMem   uint64
+	ctx      context.Context
+	abort    *Result
+
+	caches    [2]scriptCache
+	nextCache int
+	symGen    uint32 // incremented when a symbol is added
+	// sortProblem is the first model definition whose sorts do not match
+	// the benchmark's declaration.
+	sortProblem *Result
+}
+
+func newEvaluator(ctx context.Context) *evaluator {
+	return &evaluator{
+		sorts: newSortTable(),
+		syms:  map[string]*symbol{},
+		abs:   map[string]*absVal{},
+		named: map[string]bool{},
+		ctx:   ctx,
+		tables: &tables{
+			sortDecl: map[string]int{},
+			sortDef:  map[string]*sortDef{},
+			dts:      map[string]*dtInfo{},
+		},
+	}
+}
+
+// checkLimits is called every few thousand steps.
+func (e *evaluator) checkLimits() {
+	if e.abort != nil {
+		return
+	}
+	if err := e.ctx.Err(); err != nil {
+		e.abort = &Result{Verdict: Unknown, Reason: ReasonResource, Detail: "validation stopped: " + err.Error()}
+		return
+	}
+	if !e.deadline.IsZero() && time.Now().After(e.deadline) {
+		e.abort = &Result{Verdict: Unknown, Reason: ReasonResource, Detail: "the validator's time limit was reached"}
+		return
+	}
+	if e.maxMem > 0 {
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		if ms.HeapAlloc > e.maxMem {
+			e.abort = &Result{Verdict: Unknown, Reason: ReasonResource,
+				Detail: fmt.Sprintf("the validator's memory limit (%d MB) was reached", e.maxMem>>20)}
+		}
+	}
+}
+
+// eval evaluates t of script s with the bindings from envBase on visible.
+func (e *evaluator) eval(s *smtlib.Script, t smtlib.Term, envBase int) value {
+	if e.nested > maxNested {
+		return undefVal(ReasonResource, "definitions nested too deeply")
+	}
+	e.nested++
+	defer func() { e.nested-- }()
+	base := len(e.frames)
+	vb := len(e.vals)
+	e.pushTerm(s, t, int32(envBase))
+	for len(e.frames) > base {
+		e.steps++
+		if e.steps&0x3fff == 0 {
+			e.checkLimits()
+		}
+		if e.abort != nil {
+			e.frames = e.frames[:base]
+			e.vals = e.vals[:vb]
+			return undefVal(ReasonResource, e.abort.Detail)
+		}
+		e.step(len(e.frames) - 1)
+	}
+	v := e.vals[len(e.vals)-1]
+	e.vals = e.vals[:vb]
+	return v
+}
+
+func (e *evaluator) push(v value) { e.vals = append(e.vals, v) }
+
+// pushTerm evaluates a leaf at once, or pushes a frame for t.
+func (e *evaluator) pushTerm(s *smtlib.Script, t smtlib.Term, envBase int32) {
+	switch s.Kind(t) {
+	case smtlib.KindSymbol:
+		if v, ok := e.leafSymbol(s, t, envBase); ok {
+			e.push(v)
+			return
+		}
+	case smtlib.KindNumeral, smtlib.KindDecimal, smtlib.KindHex, smtlib.KindBinary:
+		e.push(e.constant(s, t))
+		return
+	case smtlib.KindString:
+		e.push(undefVal(ReasonUnsupported, "string literal "+clip(s.Name(t), 40)+" (strings are not evaluated)"))
+		return
+	}
+	e.frames = append(e.frames, frame{s: s, t: t, vbase: int32(len(e.vals)), envBase: envBase, head: smtlib.NoTerm})
+}
+
+// lookupBind finds a let variable or parameter.
+func (e *evaluator) lookupBind(name string, envBase int32) (value, bool) {
+	for i := len(e.binds) - 1; i >= int(envBase); i-- {
+		if e.binds[i].name == name {
+			return e.binds[i].v, true
+		}
+	}
+	return value{}, false
+}
+
+// leafSymbol evaluates a symbol that needs no frame: a bound variable, a
+// constant already evaluated, a theory constant.
+func (e *evaluator) leafSymbol(s *smtlib.Script, t smtlib.Term, envBase int32) (value, bool) {
+	name := s.Name(t)
+	if v, ok := e.lookupBind(name, envBase); ok {
+		return v, true
+	}
+	if sym := e.lookupSym(s, t); sym != nil {
+		sym.used = true
+		if sym.bdef != nil && len(sym.bdef.params) == 0 && sym.bdef.memoSet {
+			return sym.bdef.memo, true
+		}
+		if sym.mfun != nil && len(sym.mfun.params) == 0 && sym.mfun.memoSet {
+			return sym.mfun.memo, true
+		}
+		return value{}, false
+	}
+	return e.theoryConstant(name, s)
+}
+
+func (e *evaluator) theoryConstant(name string, s *smtlib.Script) (value, bool) {
+	switch name {
+	case "true":
+		return boolVal(true), true
+	case "false":
+		return boolVal(false), true
+	}
+	if rm, ok := rmByName[name]; ok {
+		return value{k: vRM, s: sortRM, n: int64(rm)}, true
+	}
+	if a, ok := e.abs[name]; ok {
+		return value{k: vAbs, p: a, s: noSort}, true
+	}
+	if isAbstractName(name) {
+		return e.abstract(name, noSort), true
+	}
+	return value{}, false
+}
+
+type scriptCache struct {
+	s       *smtlib.Script
+	entries []symEntry
+}
+
+// symEntry caches what a symbol of the script being evaluated names: its
+// function symbol (nil: none when gen was current) and theory operator.
+type symEntry struct {
+	set bool
+	gen uint32
+	sym *symbol
+	op  opInfo
+}
+
+// entry returns the cache entry of symbol t of script s, nil if t is not a
+// symbol. Symbols are interned per script, so the cache is a slice indexed
+// by the symbol's number: no hashing of names on the evaluation path.
+func (e *evaluator) entry(s *smtlib.Script, t smtlib.Term) *symEntry {
+	idx, ok := s.SymbolIndex(t)
+	if !ok {
+		return nil
+	}
+	cache := e.cacheFor(s)
+	if idx >= len(cache) {
+		return nil
+	}
+	en := &cache[idx]
+	if !en.set || (en.sym == nil && en.gen != e.symGen) {
+		name := s.Name(t)
+		en.set, en.gen, en.sym = true, e.symGen, e.syms[name]
+		en.op = opByName[name]
+	}
+	return en
+}
+
+// cacheFor returns the symbol cache of script s. Two scripts alternate
+// (a chunk of the benchmark and the model), so two caches are kept.
+func (e *evaluator) cacheFor(s *smtlib.Script) []symEntry {
+	for k := range e.caches {
+		if e.caches[k].s == s {
+			return e.caches[k].entries
+		}
+	}
+	c := &e.caches[e.nextCache]
+	e.nextCache = (e.nextCache + 1) % len(e.caches)
+	c.s = s
+	n := s.NumSymbols()
+	if cap(c.entries) < n {
+		c.entries = make([]symEntry, n)
+	} else {
+		c.entries = c.entries[:n]
+		clear(c.entries)
+	}
+	return c.entries
+}
+
+// forgetCaches drops the symbol caches (a symbol was replaced).
+func (e *evaluator) forgetCaches() {
+	for k := range e.caches {
+		e.caches[k].s = nil
+	}
+}
+
+// lookupSym finds the function symbol t of script s names.
+func (e *evaluator) lookupSym(s *smtlib.Script, t smtlib.Term) *symbol {
+	if en := e.entry(s, t); en != nil {
+		return en.sym
+	}
+	return e.syms[s.Name(t)]
+}
+
+// isAbstractName recognises the abstract values solvers print for
+// uninterpreted sorts: z3's U!val!0, cvc4's @uc_U_0, cvc5's @U_0.
+func isAbstractName(name string) bool {
+	return strings.HasPrefix(name, "@") || strings.Contains(name, "!val!")
+}
+
+func (e *evaluator) abstract(name string, s sortID) value {
+	a := e.abs[name]
+	if a == nil {
+		a = &absVal{name: name}
+		e.abs[name] = a
+	}
+	return value{k: vAbs, s: s, p: a}
+}
+
+// constant evaluates a numeral, decimal, hexadecimal or binary.
+func (e *evaluator) constant(s *smtlib.Script, t smtlib.Term) value {
+	text := s.Name(t)
+	switch s.Kind(t) {
+	case smtlib.KindNumeral:
+		var v value
+		if n, err := strconv.ParseInt(text, 10, 64); err == nil {
+			v = intVal(n)
+		} else {
+			if len(text) > maxDigits {
+				return undefVal(ReasonResource, fmt.Sprintf("a numeral of %d digits (the validator reads at most %d)", len(text), maxDigits))
+			}
+			b, _ := new(big.Int).SetString(text, 10)
+			v = bigIntVal(b)
+		}
+		if e.realNums {
+			return realVal(v.rat())
+		}
+		return v
+	case smtlib.KindDecimal:
+		if len(text) > maxDigits {
+			return undefVal(ReasonResource, fmt.Sprintf("a decimal of %d digits (the validator reads at most %d)", len(text), maxDigits))
+		}
+		r, ok := new(big.Rat).SetString(text)
+		if !ok {
+			return undefVal(ReasonParseError, "bad decimal "+clip(text, 40))
+		}
+		return realVal(r)
+	case smtlib.KindHex:
+		if (len(text)-2)*4 > maxWidth {
+			return undefVal(ReasonResource, "a bit-vector literal wider than the validator's limit")
+		}
+		b, _ := new(big.Int).SetString(text[2:], 16)
+		return e.mkBV(b, (len(text)-2)*4)
+	case smtlib.KindBinary:
+		if len(text)-2 > maxWidth {
+			return undefVal(ReasonResource, "a bit-vector literal wider than the validator's limit")
+		}
+		b, _ := new(big.Int).SetString(text[2:], 2)
+		return e.mkBV(b, len(text)-2)
+	}
+	return undefVal(ReasonUnsupported, "constant "+clip(text, 40))
+}
+
+// maxCalls bounds the nesting of calls (the benchmark's define-fun-rec).
+const maxCalls = 1 << 20
+
+// maxNested bounds evaluations started from within an evaluation (tables
+// of arrays given by functions, sorts of qualified terms).
+const maxNested = 200
+
+// maxDigits bounds numerals: Go's decimal conversion is quadratic.
+const maxDigits = 100000
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
+
+// view returns how an application-like term is laid out: its head, its
+// first argument and how many arguments it has. Model terms that are not
+// SMT-LIB 2.6 terms (z3's lambda) are s-expressions, lists whose first
+// element is the head.
+func view(s *smtlib.Script, t smtlib.Term) (head, first smtlib.Term, n int) {
+	switch s.Kind(t) {
+	case smtlib.KindApp:
+		n = s.NumArgs(t)
+		return s.Head(t), s.Arg(t, 0), n
+	case smtlib.KindList:
+		n = s.NumChildren(t)
+		if n == 0 {
+			return smtlib.NoTerm, smtlib.NoTerm, 0
+		}
+		return s.Child(t, 0), s.Child(t, 1), n - 1
+	}
+	return smtlib.NoTerm, smtlib.NoTerm, 0
+}
+
+// step advances frame i.
+func (e *evaluator) step(i int) {
+	f := &e.frames[i]
+	if f.state == 0 && f.op == 0 {
+		e.start(i)
+		return
+	}
+	e.resume(i)
+}
+
+func (e *evaluator) pop(v value) {
+	f := &e.frames[len(e.frames)-1]
+	e.vals = append(e.vals[:f.vbase], v)
+	e.frames = e.frames[:len(e.frames)-1]
+}
+
+// replace turns frame i (the top) into the evaluation of t: a tail call.
+func (e *evaluator) replace(s *smtlib.Script, t smtlib.Term) {
+	f := e.frames[len(e.frames)-1]
+	e.frames = e.frames[:len(e.frames)-1]
+	e.vals = e.vals[:f.vbase]
+	e.pushTerm(s, t, f.envBase)
+}
+
+// start looks at a frame's term the first time.
+func (e *evaluator) start(i int) {
+	f := &e.frames[i]
+	s, t := f.s, f.t
+	switch s.Kind(t) {
+	case smtlib.KindSymbol:
+		e.startSymbol(i)
+		return
+	case smtlib.KindApp:
+		head, first, n := view(s, t)
+		f.head, f.first, f.nargs = head, first, int32(n)
+		e.startApp(i)
+		return
+	case smtlib.KindList:
+		e.startList(i)
+		return
+	case smtlib.KindLet:
+		f.op = opLet
+		f.first = s.Arg(t, 0)
+		f.nargs = int32(s.NumArgs(t)-1) / 2
+		e.resume(i)
+		return
+	case smtlib.KindAnnotated:
+		for k := 1; k+1 < s.NumArgs(t); k += 2 {
+			if s.Name(s.Arg(t, k)) == ":named" {
+				e.named[s.Name(s.Arg(t, k+1))] = true
+			}
+		}
+		e.replace(s, s.Arg(t, 0))
+		return
+	case smtlib.KindForall, smtlib.KindExists:
+		e.pop(undefVal(ReasonUnsupported, "quantifier ("+s.Kind(t).String()+")"))
+		return
+	case smtlib.KindMatch:
+		f.op = opMatch
+		e.resume(i)
+		return
+	case smtlib.KindIndexed:
+		e.pop(e.indexedConstant(s, t))
+		return
+	case smtlib.KindQualified:
+		e.pop(e.qualifiedConstant(s, t, f.envBase))
+		return
+	}
+	e.pop(undefVal(ReasonUnsupported, "term of kind "+s.Kind(t).String()))
+}
+
+// startList evaluates an s-expression read from a model as a term.
+func (e *evaluator) startList(i int) {
+	f := &e.frames[i]
+	s, t := f.s, f.t
+	head, first, n := view(s, t)
+	if head == smtlib.NoTerm {
+		e.pop(undefVal(ReasonParseError, "empty list () as a term"))
+		return
+	}
+	if s.Kind(head) == smtlib.KindSymbol {
+		switch s.Name(head) {
+		case "_":
+			e.pop(e.indexedConstant(s, t))
+			return
+		case "as":
+			e.pop(e.qualifiedConstant(s, t, f.envBase))
+			return
+		case "lambda":
+			e.pop(e.lambda(s, t, f.envBase))
+			return
+		case "let":
+			if n == 2 && s.Kind(first) == smtlib.KindList {
+				f.op = opLetList
+				f.first = first
+				f.nargs = int32(s.NumChildren(first))
+				e.resume(i)
+				return
+			}
+			e.pop(undefVal(ReasonParseError, "malformed let"))
+			return
+		case "forall", "exists":
+			e.pop(undefVal(ReasonUnsupported, "quantifier ("+s.Name(head)+")"))
+			return
+		case "!":
+			if n >= 1 {
+				e.replace(s, first)
+				return
+			}
+		}
+	}
+	f.head, f.first, f.nargs = head, first, int32(n)
+	e.startApp(i)
+}
+
+// startSymbol evaluates a symbol that needs a frame: a definition without
+// parameters not evaluated yet.
+func (e *evaluator) startSymbol(i int) {
+	f := &e.frames[i]
+	name := f.s.Name(f.t)
+	sym := e.lookupSym(f.s, f.t)
+	if sym == nil {
+		if f.s != e.modelScript() {
+			e.pop(undefVal(ReasonUnsupported, "unknown symbol "+clip(name, 60)))
+			return
+		}
+		e.pop(undefVal(ReasonMissingDefinition, "the model uses "+clip(name, 60)+", which it does not define"))
+		return
+	}
+	f.sym = sym
+	f.nargs = 0
+	e.call(i, sym)
+}
+
+func (e *evaluator) modelScript() *smtlib.Script {
+	if e.model == nil {
+		return nil
+	}
+	return e.model.Script
+}
+
+// call starts the evaluation of a function symbol on the arguments at
+// vals[f.vbase:].
+func (e *evaluator) call(i int, sym *symbol) {
+	f := &e.frames[i]
+	switch {
+	case sym.ctor != nil:
+		e.pop(e.construct(sym.ctor, e.vals[f.vbase:]))
+		return
+	case sym.sel != nil:
+		e.pop(e.selectField(sym, e.vals[f.vbase:]))
+		return
+	case sym.abstract != nil:
+		e.pop(value{k: vAbs, s: sym.result, p: sym.abstract})
+		return
+	}
+	fn := sym.bdef
+	if fn == nil {
+		fn = e.modelFun(sym)
+		if fn == nil {
+			if r := e.abort; r != nil {
+				e.pop(undefVal(r.Reason, r.Detail))
+				return
+			}
+			if sym.declared {
+				e.pop(undefVal(ReasonMissingDefinition, "the model does not define "+clip(sym.name, 60)))
+				return
+			}
+			e.pop(undefVal(ReasonUnsupported, "no definition of "+clip(sym.name, 60)))
+			return
+		}
+	}
+	e.enter(i, fn)
+}
+
+// enter evaluates closure fn's body on the arguments at vals[f.vbase:].
+func (e *evaluator) enter(i int, fn *closure) {
+	f := &e.frames[i]
+	args := e.vals[f.vbase:]
+	if len(args) != len(fn.params) {
+		e.pop(undefVal(ReasonSortError, fmt.Sprintf("%s takes %d arguments, applied to %d", clip(fn.name, 60), len(fn.params), len(args))))
+		return
+	}
+	if fn.memoSet && (len(args) == 0 || fn.body == smtlib.NoTerm) {
+		e.pop(fn.memo)
+		return
+	}
+	for _, a := range args {
+		if a.k == vUndef {
+			e.pop(a)
+			return
+		}
+	}
+	if fn.active > 0 && !fn.rec {
+		e.pop(undefVal(ReasonCyclicDefinition, "the definition of "+clip(fn.name, 60)+" refers to itself"))
+		return
+	}
+	if e.calls >= maxCalls {
+		e.pop(undefVal(ReasonResource, fmt.Sprintf("calls of recursive definitions nested more than %d deep", maxCalls)))
+		return
+	}
+	e.calls++
+	fn.active++
+	f.fn = fn
+	f.op = opCallBody
+	f.bmark = int32(len(e.binds))
+	for k, a := range args {
+		e.binds = append(e.binds, binding{fn.params[k], a})
+	}
+	e.vals = e.vals[:f.vbase]
+	body := fn.body
+	s := fn.s
+	bm := f.bmark
+	e.pushTerm(s, body, bm)
+}
+
+// finishCall is reached when a closure's body has been evaluated.
+func (e *evaluator) finishCall(i int) {
+	f := &e.frames[i]
+	fn := f.fn
+	fn.active--
+	e.calls--
+	v := e.vals[len(e.vals)-1]
+	e.binds = e.binds[:f.bmark]
+	v = e.coerce(v, fn.result, fn.name)
+	if len(fn.params) == 0 {
+		fn.memo, fn.memoSet = v, true
+	}
+	e.pop(v)
+}
+
+// coerce checks that v has sort want, turning an Int into a Real where a
+// Real is expected and giving abstract values of unknown sort theirs.
+func (e *evaluator) coerce(v value, want sortID, what string) value {
+	if v.k == vUndef || want == noSort || v.s == want {
+		return v
+	}
+	switch {
+	case v.k == vInt && want == sortReal:
+		return realVal(v.rat())
+	case v.k == vAbs && v.s == noSort && e.sorts.kind(want) == skUninterp:
+		v.s = want
+		return v
+	case v.k == vArray && v.s == noSort:
+		v.s = want
+		return v
+	}
+	return undefVal(ReasonSortError, fmt.Sprintf("%s has sort %s, its value %s has sort %s",
+		clip(what, 60), e.sorts.String(want), clip(e.show(v), 80), e.sorts.String(v.s)))
+}
+
+// resume advances a frame whose operator is known.
+func (e *evaluator) resume(i int) {
+	f := &e.frames[i]
+	switch f.op {
+	case opCallBody:
+		e.finishCall(i)
+		return
+	case opCallArgs:
+		if f.state < f.nargs {
+			f.state++
+			e.pushTerm(f.s, f.first+smtlib.Term(f.state-1), f.envBase)
+			return
+		}
+		if f.fn != nil {
+			e.enter(i, f.fn)
+			return
+		}
+		e.call(i, f.sym)
+		return
+	case opLet:
+		e.resumeLet(i, false)
+		return
+	case opLetList:
+		e.resumeLet(i, true)
+		return
+	case opAnd, opOr, opImplies:
+		e.resumeJunction(i)
+		return
+	case opIte:
+		e.resumeIte(i)
+		return
+	case opMatch:
+		e.resumeMatch(i)
+		return
+	}
+	// A strict operator: evaluate every argument, then apply.
+	if f.state < f.nargs {
+		f.state++
+		e.pushTerm(f.s, f.first+smtlib.Term(f.state-1), f.envBase)
+		return
+	}
+	args := e.vals[f.vbase:]
+	for _, a := range args {
+		if a.k == vUndef {
+			e.pop(a)
+			return
+		}
+	}
+	switch f.op {
+	case opIntDiv, opMod, opRealDiv:
+		if len(args) == 2 && isZero(args[1]) && (args[0].k == vInt || args[0].k == vReal) {
+			if fn := e.partialDef(f.op); fn != nil && fn.active == 0 {
+				e.enter(i, fn)
+				return
+			}
+		}
+	case opSelect:
+		if args[0].k == vArray {
+			if fn := args[0].p.(*arrayVal).fn; fn != nil {
+				copy(args, args[1:])
+				e.vals = e.vals[:len(e.vals)-1]
+				e.enter(i, fn)
+				return
+			}
+			e.pop(e.selectTable(args[0], args[1]))
+			return
+		}
+		e.pop(e.sortErr("select", args[0]))
+		return
+	}
+	e.pop(e.apply(f, args))
+}
+
+func (e *evaluator) resumeLet(i int, list bool) {
+	f := &e.frames[i]
+	s := f.s
+	bindTerm := func(k int32) (name string, t smtlib.Term) {
+		if list {
+			b := s.Child(f.first, int(k))
+			if s.Kind(b) != smtlib.KindList || s.NumChildren(b) != 2 {
+				return "", smtlib.NoTerm
+			}
+			return s.Name(s.Child(b, 0)), s.Child(b, 1)
+		}
+		return s.Name(s.Arg(f.t, int(2*k))), s.Arg(f.t, int(2*k+1))
+	}
+	switch {
+	case f.state < f.nargs:
+		_, t := bindTerm(f.state)
+		f.state++
+		if t == smtlib.NoTerm {
+			e.push(undefVal(ReasonParseError, "malformed let binding"))
+			return
+		}
+		e.pushTerm(s, t, f.envBase)
+	case f.state == f.nargs:
+		f.state++
+		f.bmark = int32(len(e.binds))
+		for k := int32(0); k < f.nargs; k++ {
+			name, _ := bindTerm(k)
+			e.binds = append(e.binds, binding{name, e.vals[int(f.vbase)+int(k)]})
+		}
+		e.vals = e.vals[:f.vbase]
+		var body smtlib.Term
+		if list {
+			body = s.Child(f.t, 2)
+		} else {
+			body = s.Arg(f.t, s.NumArgs(f.t)-1)
+		}
+		e.pushTerm(s, body, f.envBase)
+	default:
+		v := e.vals[len(e.vals)-1]
+		e.binds = e.binds[:f.bmark]
+		e.pop(v)
+	}
+}
+
+// resumeJunction evaluates and, or and => left to right, stopping at a
+// deciding operand; an undefined operand decides only if nothing else does
+// (Kleene's strong three-valued logic).
+func (e *evaluator) resumeJunction(i int) {
+	f := &e.frames[i]
+	decide := f.op != opAnd // or, =>: true decides
+	if f.state > 0 {
+		v := e.vals[len(e.vals)-1]
+		e.vals = e.vals[:len(e.vals)-1]
+		if f.neg && f.state < f.nargs && v.k == vBool {
+			v.n ^= 1
+		}
+		switch {
+		case v.k == vUndef:
+			if f.pend.p == nil {
+				f.pend = v
+			}
+		case v.k != vBool:
+			e.pop(undefVal(ReasonSortError, "a non-Boolean operand of "+f.s.TermString(f.head)))
+			return
+		case (v.n == 1) == decide:
+			e.pop(boolVal(decide))
+			return
+		}
+	}
+	if f.state < f.nargs {
+		f.state++
+		e.pushTerm(f.s, f.first+smtlib.Term(f.state-1), f.envBase)
+		return
+	}
+	if f.pend.p != nil {
+		e.pop(f.pend)
+		return
+	}
+	e.pop(boolVal(!decide))
+}
+
+func (e *evaluator) resumeIte(i int) {
+	f := &e.frames[i]
+	switch f.state {
+	case 0:
+		f.state = 1
+		e.pushTerm(f.s, f.first, f.envBase)
+	case 1:
+		c := e.vals[len(e.vals)-1]
+		switch {
+		case c.isTrue():
+			e.replace(f.s, f.first+1)
+		case c.isFalse():
+			e.replace(f.s, f.first+2)
+		case c.k == vUndef:
+			f.pend = c
+			e.vals = e.vals[:len(e.vals)-1]
+			f.state = 2
+			e.pushTerm(f.s, f.first+1, f.envBase)
+		default:
+			e.pop(undefVal(ReasonSortError, "a non-Boolean condition of ite"))
+		}
+	case 2:
+		f.state = 3
+		e.pushTerm(f.s, f.first+2, f.envBase)
+	default:
+		a, b := e.vals[len(e.vals)-2], e.vals[len(e.vals)-1]
+		if a.k != vUndef && b.k != vUndef && equal(a, b) {
+			e.pop(a)
+			return
+		}
+		e.pop(f.pend)
+	}
+}
