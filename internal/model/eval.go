@@ -70,7 +70,7 @@ type frame struct {
 	head    smtlib.Term
 	fn      *closure
 	sym     *symbol
-	pend    value // and/or/ite: the first undefined operand
+	pend    *undef // and/or/ite: why the first undefined operand is
 }
 
 // evaluator evaluates terms of the benchmark and of the model.
@@ -804,8 +804,8 @@ func (e *evaluator) resumeJunction(i int) {
 		}
 		switch {
 		case v.k == vUndef:
-			if f.pend.p == nil {
-				f.pend = v
+			if f.pend == nil {
+				f.pend = v.undefInfo()
 			}
 		case v.k != vBool:
 			e.pop(undefVal(ReasonSortError, "a non-Boolean operand of "+f.s.TermString(f.head)))
@@ -820,8 +820,8 @@ func (e *evaluator) resumeJunction(i int) {
 		e.pushTerm(f.s, f.first+smtlib.Term(f.state-1), f.envBase)
 		return
 	}
-	if f.pend.p != nil {
-		e.pop(f.pend)
+	if f.pend != nil {
+		e.pop(value{k: vUndef, p: f.pend})
 		return
 	}
 	e.pop(boolVal(!decide))
@@ -841,7 +841,7 @@ func (e *evaluator) resumeIte(i int) {
 		case c.isFalse():
 			e.replace(f.s, f.first+2)
 		case c.k == vUndef:
-			f.pend = c
+			f.pend = c.undefInfo()
 			e.vals = e.vals[:len(e.vals)-1]
 			f.state = 2
 			e.pushTerm(f.s, f.first+1, f.envBase)
@@ -857,6 +857,6 @@ func (e *evaluator) resumeIte(i int) {
 			e.pop(a)
 			return
 		}
-		e.pop(f.pend)
+		e.pop(value{k: vUndef, p: f.pend})
 	}
 }
