@@ -69,11 +69,14 @@ bench: build
 	$(GO) test -run '^$$' -bench Index -benchtime 1x ./internal/library/
 	$(GO) test -run '^$$' -bench Select500k -benchtime 1x ./internal/selection/
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./internal/executor/
+	$(GO) test -run '^$$' -bench Slurm -benchtime 1x ./cmd/smtarena/
 	$(GO) test -run '^$$' -bench ScoreMillion -benchtime 3x -cpu 1 ./internal/score/
 	$(GO) test -run '^$$' -bench 'ValidateQFLIA|ValidateShared' -benchtime 1x -cpu 1 ./internal/model/
 	@echo "reference (issue 15): model validation >= 50 MB/s and <= 4 peak-bytes/src-byte on the 100 MB QF_LIA file; >= 5x faster than z3 deciding the benchmark with the model's definitions (z3-s, x-faster-than-z3)"
 	$(GO) test -run '^$$' -bench CoreValidation -benchtime 1x ./internal/compete/
 	$(GO) test -run '^$$' -bench ImportScore2024 -benchtime 1x ./cmd/smtarena/
+	$(GO) test -run '^$$' -bench 'ReportMillion|ServeMillion' -benchtime 1x ./cmd/smtarena/
+	@echo "reference (issue 16): a site of one million pairs in at most 60 s and 2 GB, no page over 1 MB; serve's p99 under 100 ms at one million pairs while compete writes"
 	TRACE_EXECUTOR_OFFICIAL='$(TRACE_EXECUTOR_OFFICIAL)' $(GO) test -run '^$$' -bench TraceExec -benchtime 20x ./internal/trace/
 	@echo "reference (issue 6): at most 1.2x the official trace executor (quoted at about 50 ms); TRACE_EXECUTOR_OFFICIAL=/path/to/smtlib2_trace_executor runs it side by side (TraceExec/official: ms-official, ratio; built as the README says)"
 	@echo "reference (quoted in issue 3, not installable here): runexec ~250 ms around /bin/true and overshoots a 2 s CPU limit by ~1 s; runsolver ~110 ms around /bin/true unless RUNSOLVER measured it"

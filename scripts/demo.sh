@@ -52,6 +52,11 @@ $bin validate-model "$out/mv.smt2" "$out/mv.z3" || true
 awk 'f && /^ *[0-9]+\)$/ {sub(/[0-9]+/, "12345"); f=0} /\(define-fun [^ ]* \(\) Int$/ {f=1} {print}' "$out/mv.z3" > "$out/mv-bad.z3"
 $bin validate-model --explain "$out/mv.smt2" "$out/mv-bad.z3" | head -n 12 || true
 
+step "publish the competition as a static website (smtarena report)"
+$bin report --config examples/demo.toml --out "$out/site"
+echo "serve it live from the store (also while compete runs): $bin serve --config examples/demo.toml  (then open http://127.0.0.1:8080/)"
+echo "or as static files: python3 -m http.server -d $out/site 8000, or open $out/site/index.html in a browser"
+
 step "progress and results as the store holds them"
 $bin status examples/demo.toml
 

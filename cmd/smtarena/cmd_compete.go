@@ -10,14 +10,12 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"sync"
 	"text/tabwriter"
 	"time"
 
 	"github.com/smtarena/smtarena/internal/benchmark"
 	"github.com/smtarena/smtarena/internal/compete"
 	"github.com/smtarena/smtarena/internal/config"
-	"github.com/smtarena/smtarena/internal/executor"
 	"github.com/smtarena/smtarena/internal/store"
 	"github.com/spf13/cobra"
 )
@@ -27,6 +25,7 @@ type CompeteOptions struct {
 	DB      string
 	Workers int
 	Quiet   bool
+	ExecutorOptions
 }
 
 func newCompeteCmd(io streams) *cobra.Command {
@@ -37,8 +36,12 @@ func newCompeteCmd(io streams) *cobra.Command {
 		Long: `Run a competition: index its library, select the benchmarks by its rules,
 prepare the solvers' inputs, plan every job pair in the store, run them under
 the track's limits (pinned to cores, round-robin across solvers), and print a
-result table per division. Kill it at any moment and run the same command
-again: it finishes the competition with every pair recorded exactly once.
+result table per division (the proof track: the checkers' verdicts and
+statistics, no score). Selected benchmarks that break their track's input
+rules are left out and listed in lint-<track>.txt in the work directory
+(lint = "warn" in the definition runs them). Kill it at any moment and run
+the same command again: it finishes the competition with every pair
+recorded exactly once.
 The store defaults to smtarena.db in the competition's work directory.`,
 		Example: `  smtarena compete competition.toml`,
 		Args:    cobra.ExactArgs(1),
@@ -49,6 +52,7 @@ The store defaults to smtarena.db in the competition's work directory.`,
 	cmd.Flags().StringVar(&opts.DB, "db", os.Getenv("SMTARENA_DB"), "store (default: smtarena.db in the work directory)")
 	cmd.Flags().IntVar(&opts.Workers, "workers", 0, "pairs run at once (default: CPUs / cores per job)")
 	cmd.Flags().BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress display")
+	addExecutorFlags(cmd, &opts.ExecutorOptions)
 	return cmd
 }
 
@@ -78,6 +82,10 @@ func runCompete(ctx context.Context, opts CompeteOptions, path string, io stream
 		return err
 	}
 	defer st.Close()
+	ex, err := competeExecutor(opts.ExecutorOptions, def, path, opts.DB, st, io.err, opts.Quiet)
+	if err != nil {
+		return err
+	}
 	log := slog.New(slog.NewTextHandler(io.err, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	start := time.Now()
 	p, err := compete.Prepare(ctx, def, st, log)
@@ -89,49 +97,24 @@ func runCompete(ctx context.Context, opts CompeteOptions, path string, io stream
 		total += n
 	}
 	fmt.Fprintf(io.out, "competition %s (%d rules), seed %d: %d pairs planned\n", def.Name, def.Rules, p.Seed, total)
-	counts, _ := pairTotals(ctx, def, st)
-	done := counts[store.PairDone]
-	var mu sync.Mutex
-	wrong, errorsSeen, validations := 0, 0, 0
-	tty := isTerminal(io.err) && !opts.Quiet
-	runStart := time.Now()
-	startDone := done
-	onPair := func(pr store.Pair, r store.Result) {
-		mu.Lock()
-		defer mu.Unlock()
-		if pr.Track == compete.ValidationTrack {
-			// Validation runs are planned as the cores come in: counted
-			// on their own.
-			validations++
-			if !opts.Quiet {
-				fmt.Fprintf(io.err, "%d validation runs (%s on a core of %s: %s)\n", validations, pr.Solver, pr.BenchmarkPath, r.Answer)
-			}
-			return
-		}
-		done++
-		if r.Status == "error" {
-			errorsSeen++
-		}
-		if isWrong(r) {
-			wrong++
-		}
-		eta := ""
-		if n := done - startDone; n > 0 {
-			left := time.Duration(float64(time.Since(runStart)) / float64(n) * float64(total-done))
-			eta = " ETA " + left.Round(time.Second).String()
-		}
-		line := fmt.Sprintf("%d/%d pairs (%s: %s %s)%s, %d wrong, %d errors", done, total, pr.Track, pr.Solver, r.Status, eta, wrong, errorsSeen)
-		if tty {
-			fmt.Fprintf(io.err, "\r\033[K%s", line)
-		} else if !opts.Quiet {
-			fmt.Fprintln(io.err, line)
+	printLintReports(io.out, def, p.Lint)
+	done := map[string]int{}
+	for _, t := range def.TrackNames() {
+		if c, err := st.PairCounts(ctx, compete.Key(def, t)); err == nil {
+			done[string(t)] = c[string(t)][store.PairDone]
 		}
 	}
+	onPair := func(store.Pair, store.Result) {}
+	var prog *pairProgress
+	if !opts.Quiet {
+		prog = newPairProgress(io.err, isTerminal(io.err), p.Planned, done)
+		onPair = prog.onPair
+	}
 	mv, mvEnv := modelValidatorCommand()
-	err = compete.Run(ctx, p, compete.Options{Executor: &executor.Local{}, Workers: opts.Workers, OnPair: onPair,
+	err = compete.Run(ctx, p, compete.Options{Executor: ex, Workers: opts.Workers, OnPair: onPair,
 		ModelValidator: mv, ModelValidatorEnv: mvEnv})
-	if tty {
-		fmt.Fprintln(io.err)
+	if prog != nil {
+		prog.finish()
 	}
 	if errors.Is(err, context.Canceled) {
 		return fmt.Errorf("interrupted: run the same command again to resume")
@@ -141,6 +124,24 @@ func runCompete(ctx context.Context, opts CompeteOptions, path string, io stream
 	}
 	fmt.Fprintf(io.out, "done in %s\n", time.Since(start).Round(time.Millisecond))
 	return printSummaries(ctx, def, st, io.out)
+}
+
+// printLintReports says, per track, how many selected benchmarks break the
+// track's input rules, what was done with them and where the report is.
+func printLintReports(w io.Writer, def *config.Competition, reports []compete.LintReport) {
+	n := map[benchmark.Track]int{}
+	for _, r := range reports {
+		n[r.Track]++
+	}
+	what := "left out"
+	if def.Lint == config.LintWarn {
+		what = "run anyway (lint = \"warn\")"
+	}
+	for _, t := range def.TrackNames() {
+		if n[t] > 0 {
+			fmt.Fprintf(w, "lint: %d selected benchmarks of the %s track break its input rules, %s: %s\n", n[t], t, what, compete.LintFile(def, t))
+		}
+	}
 }
 
 // isWrong reports whether a result holds a wrong answer, as the result
@@ -156,20 +157,6 @@ func isWrong(r store.Result) bool {
 	return extra.Wrong || extra.WrongAnswers > 0
 }
 
-func pairTotals(ctx context.Context, def *config.Competition, st store.Store) (map[string]int, error) {
-	out := map[string]int{}
-	for _, t := range def.TrackNames() {
-		c, err := st.PairCounts(ctx, compete.Key(def, t))
-		if err != nil {
-			return nil, err
-		}
-		for state, n := range c[string(t)] {
-			out[state] += n
-		}
-	}
-	return out, nil
-}
-
 func printSummaries(ctx context.Context, def *config.Competition, st store.Store, w io.Writer) error {
 	sums, err := compete.Summaries(ctx, def, st)
 	if err != nil {
@@ -182,7 +169,11 @@ func printSummaries(ctx context.Context, def *config.Competition, st store.Store
 			if tw != nil {
 				tw.Flush()
 			}
-			fmt.Fprintf(w, "\n%s track, division %s\n", s.Track, s.Division)
+			note := ""
+			if !s.Competitive {
+				note = " (not competitive: no winner)"
+			}
+			fmt.Fprintf(w, "\n%s track, division %s%s\n", s.Track, s.Division, note)
 			tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 			fmt.Fprintln(tw, "solver\tpairs\tsolved\tsat\tunsat\tunknown\ttimeout\tmemout\tabort\twrong\tCPU s\twall s\t")
 			last = k
@@ -198,35 +189,10 @@ func printSummaries(ctx context.Context, def *config.Competition, st store.Store
 	if err := printCoreSummaries(ctx, def, st, w); err != nil {
 		return err
 	}
-	return printModelSummaries(ctx, def, st, w)
-}
-
-// printCoreSummaries prints the unsat-core track's table per division:
-// cores by verdict and the reduction they score (the rules' reading).
-func printCoreSummaries(ctx context.Context, def *config.Competition, st store.Store, w io.Writer) error {
-	sums, err := compete.CoreSummaries(ctx, def, st)
-	if err != nil {
+	if err := printModelSummaries(ctx, def, st, w); err != nil {
 		return err
 	}
-	last := ""
-	var tw *tabwriter.Writer
-	for _, s := range sums {
-		if s.Division != last {
-			if tw != nil {
-				tw.Flush()
-			}
-			fmt.Fprintf(w, "\nunsat-core track, division %s: cores and their validation\n", s.Division)
-			tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-			fmt.Fprintln(tw, "solver\tpairs\tunsat\tvalidated\trefuted\tpending\tno core\till-formed\treported\tsat\treduction\tvalidation runs\tvalidation s\t")
-			last = s.Division
-		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.2f\t\n", s.Solver, s.Pairs, s.Unsat, s.Validated, s.Refuted,
-			s.Pending, s.NoCore, s.IllFormed, s.Reported, s.Sat, s.Reduction, s.ValidationRuns, s.ValidationWall)
-	}
-	if tw != nil {
-		return tw.Flush()
-	}
-	return nil
+	return printProofTables(ctx, def, st, w)
 }
 
 // StatusOptions are the flags of `smtarena status`.
@@ -273,6 +239,9 @@ result tables so far. It reads the store only, so it works while compete runs.`,
 				}
 			}
 			tw.Flush()
+			if err := printNodes(cmd.Context(), def, st, io.out); err != nil {
+				return err
+			}
 			return printSummaries(cmd.Context(), def, st, io.out)
 		},
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -122,144 +123,23 @@ the statuses and the unsat-core track's assertion counts.`,
 }
 
 func runScore(ctx context.Context, opts ScoreOptions, io streams) error {
-	var reg score.Registry
-	if opts.Config != "" {
-		def, err := config.Load(opts.Config)
-		if err != nil {
-			return err
-		}
-		if opts.DB == "" {
-			opts.DB = filepath.Join(def.Path(def.WorkDir), "smtarena.db")
-		}
-		if opts.Rules == 0 {
-			opts.Rules = def.Rules
-		}
-		if opts.Year == 0 {
-			opts.Year = def.Rules // compete records its results under the rules year
-		}
-		if opts.Competition == "" {
-			opts.Competition = def.Name
-		}
-		reg = score.Registry{}
-		for _, s := range def.Solvers {
-			reg[s.Name] = score.Solver{Name: s.Name, Competitive: s.IsCompetitive(), Team: s.Team}
-		}
-	}
-	if opts.Rules == 0 {
-		return fmt.Errorf("give --rules YEAR (or --config)")
-	}
-	if _, err := score.RuleSet(opts.Rules); err != nil {
-		return err
-	}
-	track, err := benchmark.ParseTrack(opts.Track)
-	if err != nil {
-		return err
-	}
-	if err := score.CheckTrack(opts.Rules, track); err != nil {
-		return err
-	}
-	compat, err := score.ParseCompat(opts.Compat)
-	if err != nil {
-		return err
-	}
 	switch opts.Format {
 	case "table", "csv", "json", "yaml", "web-json":
 	default:
 		return fmt.Errorf("unknown format %q (want table, csv, json, yaml or web-json)", opts.Format)
 	}
-	year := opts.Year
-	if year == 0 {
-		year = opts.Rules
-	}
-	if opts.TimeLimit == 0 && opts.Config != "" {
-		// T is the track's limit in the definition: its wall limit, else
-		// its CPU limit.
-		if def, err := config.Load(opts.Config); err == nil {
-			tc := def.Tracks[string(track)]
-			if tc.WallLimit.Duration > 0 {
-				opts.TimeLimit = tc.WallLimit.Seconds()
-			} else {
-				opts.TimeLimit = tc.CPULimit.Seconds()
-			}
-		}
-	}
-	so := score.Options{Rules: opts.Rules, Year: year, Track: track, Compat: compat, TimeLimit: opts.TimeLimit, Cores: opts.Cores, Solvers: reg}
-	if opts.Solvers != "" {
-		f, err := os.Open(opts.Solvers)
-		if err != nil {
-			return err
-		}
-		so.Solvers, err = score.ParseRegistration(f)
-		f.Close()
-		if err != nil {
-			return fmt.Errorf("%s: %w", opts.Solvers, err)
-		}
-		if opts.Teams != "" {
-			f, err := os.Open(opts.Teams)
-			if err != nil {
-				return err
-			}
-			err = so.Solvers.MergeTeams(f)
-			f.Close()
-			if err != nil {
-				return fmt.Errorf("%s: %w", opts.Teams, err)
-			}
-		}
+	so, err := scoreOptions(&opts)
+	if err != nil {
+		return err
 	}
 	st, err := store.Open(ctx, opts.DB)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	results, err := st.Results(ctx, store.ResultFilter{Year: year, Track: string(track)})
+	rep, _, _, err := scoreStored(ctx, st, opts, so, false, io)
 	if err != nil {
 		return err
-	}
-	if opts.Competition != "" {
-		kept := results[:0]
-		for _, r := range results {
-			if r.Competition == opts.Competition {
-				kept = append(kept, r)
-			}
-		}
-		results = kept
-	}
-	if len(results) == 0 {
-		return fmt.Errorf("no %s results of %d in %s (import some with smtarena import, or give --year)", track, year, opts.DB)
-	}
-	rows, err := rowsOf(ctx, st, results, track, opts.CheckSats, io)
-	if err != nil {
-		return err
-	}
-	if track == benchmark.UnsatCore {
-		if err := applyCoreVerdicts(ctx, st, results, rows, compat, io); err != nil {
-			return err
-		}
-	}
-	logics := map[string]bool{}
-	for _, r := range rows {
-		logics[benchmark.LogicOfPath(r.Benchmark)] = true
-	}
-	if so.Divisions, err = scoreDivisions(io, opts.Divisions, year, track, logics); err != nil {
-		return err
-	}
-	if so.Exclude, err = readExclusions(opts.Exclude); err != nil {
-		return err
-	}
-	if so.Experimental, err = readExperimental(opts.Experimental, track); err != nil {
-		return err
-	}
-	if compat == score.Official && year >= 2024 {
-		if err := setup2024(ctx, st, opts, track, year, &so); err != nil {
-			return err
-		}
-	}
-	rep, err := score.Score(rows, so)
-	if err != nil {
-		return err
-	}
-	for _, e := range rep.Excluded {
-		fmt.Fprintf(io.err, "smtarena: %s: %d rows left out (or patched)\n", e.Name, e.Rows)
 	}
 	if opts.Division != "" {
 		var keep []score.Division
@@ -269,7 +149,7 @@ func runScore(ctx context.Context, opts ScoreOptions, io streams) error {
 			}
 		}
 		if keep == nil {
-			return fmt.Errorf("no division %s in the %s results of %d", opts.Division, track, year)
+			return fmt.Errorf("no division %s in the %s results of %d", opts.Division, so.Track, so.Year)
 		}
 		rep.Divisions = keep
 	}
@@ -303,22 +183,33 @@ func runScore(ctx context.Context, opts ScoreOptions, io streams) error {
 	return score.WriteTable(io.out, rep)
 }
 
-// rowsOf turns stored results into score rows, filling in from the
-// indexed library (or the check-sat table) what the results lack: the
-// status of a benchmark, an incremental benchmark's check-sat count, an
-// unsat-core benchmark's number of assertions.
-func rowsOf(ctx context.Context, st store.Store, results []store.Result, track benchmark.Track, checkSats string, io streams) ([]score.Row, error) {
-	rows := make([]score.Row, 0, len(results))
+// rowsOf turns the stored results of a filter (and of a competition, if
+// given) into score rows, filling in from the indexed library (or the
+// check-sat table) what the results lack: the status of a benchmark, an
+// incremental benchmark's check-sat count, an unsat-core benchmark's number
+// of assertions.
+func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competition string, track benchmark.Track, checkSats string, keep func(*store.Result), io streams) ([]score.Row, error) {
+	var rows []score.Row
 	needIndex := false
-	for _, r := range results {
+	err := st.EachResult(ctx, f, func(r *store.Result) error {
+		if competition != "" && r.Competition != competition {
+			return nil
+		}
+		if keep != nil {
+			keep(r)
+		}
 		row, err := score.RowOf(r.Solver, r.BenchmarkPath, r.Status, r.Answer, r.Expected, r.CPU, r.Wall, r.Extra)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if row.Expected == "" || (track == benchmark.UnsatCore && row.Reduction == 0 && row.CoreSize > 0) {
 			needIndex = true
 		}
 		rows = append(rows, row)
+		return nil
+	})
+	if err != nil || len(rows) == 0 {
+		return nil, err
 	}
 	var checks map[string]int
 	if track == benchmark.Incremental {
@@ -380,4 +271,144 @@ func rowsOf(ctx context.Context, st store.Store, results []store.Result, track b
 		fmt.Fprintf(io.err, "smtarena: %d incremental benchmarks have no known number of check-sats (give --check-sats or index the library); their unsolved counts are 0\n", len(unknownN))
 	}
 	return rows, nil
+}
+
+// errNoResults says the store has no results to score for a track.
+var errNoResults = errors.New("no results")
+
+// scoreOptions resolves the options (from the competition definition where
+// given) into the scoring's.
+func scoreOptions(opts *ScoreOptions) (score.Options, error) {
+	var reg score.Registry
+	if opts.Config != "" {
+		def, err := config.Load(opts.Config)
+		if err != nil {
+			return score.Options{}, err
+		}
+		if opts.DB == "" {
+			opts.DB = filepath.Join(def.Path(def.WorkDir), "smtarena.db")
+		}
+		if opts.Rules == 0 {
+			opts.Rules = def.Rules
+		}
+		if opts.Year == 0 {
+			opts.Year = def.Rules // compete records its results under the rules year
+		}
+		if opts.Competition == "" {
+			opts.Competition = def.Name
+		}
+		reg = score.Registry{}
+		for _, s := range def.Solvers {
+			reg[s.Name] = score.Solver{Name: s.Name, Competitive: s.IsCompetitive(), Team: s.Team}
+		}
+	}
+	if opts.Rules == 0 {
+		return score.Options{}, fmt.Errorf("give --rules YEAR (or --config)")
+	}
+	if _, err := score.RuleSet(opts.Rules); err != nil {
+		return score.Options{}, err
+	}
+	track, err := benchmark.ParseTrack(opts.Track)
+	if err != nil {
+		return score.Options{}, err
+	}
+	if err := score.CheckTrack(opts.Rules, track); err != nil {
+		return score.Options{}, err
+	}
+	compat, err := score.ParseCompat(opts.Compat)
+	if err != nil {
+		return score.Options{}, err
+	}
+	year := opts.Year
+	if year == 0 {
+		year = opts.Rules
+	}
+	if opts.TimeLimit == 0 && opts.Config != "" {
+		// T is the track's limit in the definition: its wall limit, else
+		// its CPU limit.
+		if def, err := config.Load(opts.Config); err == nil {
+			tc := def.Tracks[string(track)]
+			if tc.WallLimit.Duration > 0 {
+				opts.TimeLimit = tc.WallLimit.Seconds()
+			} else {
+				opts.TimeLimit = tc.CPULimit.Seconds()
+			}
+		}
+	}
+	so := score.Options{Rules: opts.Rules, Year: year, Track: track, Compat: compat, TimeLimit: opts.TimeLimit, Cores: opts.Cores, Solvers: reg}
+	if opts.Solvers != "" {
+		f, err := os.Open(opts.Solvers)
+		if err != nil {
+			return score.Options{}, err
+		}
+		so.Solvers, err = score.ParseRegistration(f)
+		f.Close()
+		if err != nil {
+			return score.Options{}, fmt.Errorf("%s: %w", opts.Solvers, err)
+		}
+		if opts.Teams != "" {
+			f, err := os.Open(opts.Teams)
+			if err != nil {
+				return score.Options{}, err
+			}
+			err = so.Solvers.MergeTeams(f)
+			f.Close()
+			if err != nil {
+				return score.Options{}, fmt.Errorf("%s: %w", opts.Teams, err)
+			}
+		}
+	}
+	return so, nil
+}
+
+// scoreStored scores the stored results of one track: the report, the
+// results scored and their rows (in the same order).
+func scoreStored(ctx context.Context, st store.Store, opts ScoreOptions, so score.Options, wantResults bool, io streams) (*score.Report, []store.Result, []score.Row, error) {
+	track, year := so.Track, so.Year
+	// The stored results themselves are kept only when asked for (the
+	// site shows them) or needed (the unsat-core verdicts are read from
+	// them): scoring alone streams them into rows.
+	var results []store.Result
+	var keep func(*store.Result)
+	if wantResults || track == benchmark.UnsatCore {
+		keep = func(r *store.Result) { results = append(results, *r) }
+	}
+	rows, err := rowsOf(ctx, st, store.ResultFilter{Year: year, Track: string(track)}, opts.Competition, track, opts.CheckSats, keep, io)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if len(rows) == 0 {
+		return nil, nil, nil, fmt.Errorf("%w: no %s results of %d in %s (import some with smtarena import, or give --year)", errNoResults, track, year, opts.DB)
+	}
+	if track == benchmark.UnsatCore {
+		if err := applyCoreVerdicts(ctx, st, results, rows, so.Compat, io); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	logics := map[string]bool{}
+	for _, r := range rows {
+		logics[benchmark.LogicOfPath(r.Benchmark)] = true
+	}
+	if so.Divisions, err = scoreDivisions(io, opts.Divisions, year, track, logics); err != nil {
+		return nil, nil, nil, err
+	}
+	if so.Exclude, err = readExclusions(opts.Exclude); err != nil {
+		return nil, nil, nil, err
+	}
+	if so.Experimental, err = readExperimental(opts.Experimental, track); err != nil {
+		return nil, nil, nil, err
+	}
+	if so.Compat == score.Official && year >= 2024 {
+		if err := setup2024(ctx, st, opts, track, year, &so); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	rep, err := score.Score(rows, so)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	for _, e := range rep.Excluded {
+		fmt.Fprintf(io.err, "smtarena: %s: %d rows left out (or patched)\n", e.Name, e.Rows)
+	}
+	return rep, results, rows, nil
 }

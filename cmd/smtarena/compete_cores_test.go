@@ -67,13 +67,16 @@ const (
 
 // coreCompetition writes a competition with the single-query track (whose
 // sound solvers validate) and the unsat-core track: z3 and cvc5 enter
-// both, cvc4 only the single-query track, and the two z3 wrappers only
-// the unsat-core track (not competitive).
+// both, cvc4 only the single-query track (and liar, always sat), and the
+// two z3 wrappers only the unsat-core track (not competitive).
 func coreCompetition(t *testing.T, dir, extra string) string {
 	t.Helper()
 	def := filepath.Join(dir, "c.toml")
+	// lint = "warn": one of the shared unsat benchmarks taken breaks the
+	// single-query input rules, and the counts below include it.
 	err := os.WriteFile(def, []byte(`name = "cores"
 rules = 2022
+lint = "warn"
 library = ["lib"]
 [seed]
 value = 11
@@ -100,6 +103,13 @@ name = "cvc4"
 tracks = ["single-query"]
 logics = ["QF_.*"]
 command = ["cvc4", "{file}"]
+[[solvers]]
+# wrong on every unsat benchmark: not sound, so it validates nothing
+name = "liar"
+competitive = false
+tracks = ["single-query"]
+logics = ["QF_.*"]
+command = ["sh", "-c", "echo sat", "liar", "{file}"]
 [[solvers]]
 name = "drop"
 competitive = false
@@ -147,6 +157,19 @@ func TestCompeteUnsatCore(t *testing.T) {
 	}
 	st := openCompeteStore(t, def)
 	ctx := context.Background()
+	all, err := compete.Summaries(ctx, cdef, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	liarWrong := 0
+	for _, s := range all {
+		if s.Solver == "liar" {
+			liarWrong += s.Wrong
+		}
+	}
+	if liarWrong != len(coreBenchmarks) {
+		t.Errorf("liar: %d wrong single-query answers, want %d", liarWrong, len(coreBenchmarks))
+	}
 	sums, err := compete.CoreSummaries(ctx, cdef, st)
 	if err != nil {
 		t.Fatal(err)
@@ -188,6 +211,11 @@ func TestCompeteUnsatCore(t *testing.T) {
 		var d compete.CoreDetail
 		if err := json.Unmarshal([]byte(c.Detail), &d); err != nil || len(d.Runs) != 3 || c.Verdict == "" {
 			t.Errorf("core %s: verdict %q, detail %s", c.Hash, c.Verdict, c.Detail)
+		}
+		for _, r := range d.Runs {
+			if r.Validator == "liar" {
+				t.Errorf("core %s validated by a solver with wrong single-query answers", c.Hash)
+			}
 		}
 	}
 	for _, want := range []string{"unsat-core track, division", "validation runs"} {
@@ -266,6 +294,29 @@ func TestValidateCoreCLI(t *testing.T) {
 		if code != 0 || !strings.Contains(out, "verdict: validated") || !strings.Contains(out, "score: reduction") {
 			t.Errorf("dup core of %s, official reading: %d\n%s", b, code, out)
 		}
+	}
+	// The report as JSON, the validation file kept.
+	b := coreBenchmarks[0]
+	named := filepath.Join(dir, filepath.Base(b))
+	keep := filepath.Join(dir, "validation.smt2")
+	code, out, errs := runCLI(t, "", "validate-core", "--json", "--out", keep, "--rule", "2026", named, named+".z3", "--", "cvc5")
+	var rep struct {
+		Judgement struct {
+			Answer string   `json:"answer"`
+			Core   []string `json:"core"`
+		}
+		Runs    []struct{ Validator, Answer string }
+		Verdict struct {
+			Rule      string
+			Validated bool
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); code != 0 || err != nil || rep.Judgement.Answer != "unsat" || len(rep.Judgement.Core) == 0 ||
+		len(rep.Runs) != 1 || rep.Runs[0].Validator != "cvc5" || rep.Verdict.Rule != "2026" || !rep.Verdict.Validated {
+		t.Errorf("--json: %d %v\n%s%s", code, err, out, errs)
+	}
+	if data, err := os.ReadFile(keep); err != nil || !strings.HasPrefix(string(data), ";; parsed ") {
+		t.Errorf("--out: %v %.40q", err, data)
 	}
 	// Usage errors name the problem.
 	for _, args := range [][]string{
@@ -452,6 +503,53 @@ command = ["sh", "-c", "sleep 5", "v", "{file}"]
 		wantErr := map[string]string{"2018": ",0,", "2026": ",2,"}[rule] // the error column of a's line
 		if !strings.Contains(csv, ",a,yes,") || !regexp.MustCompile(`,a,yes,(true|false)`+wantErr).MatchString(csv) {
 			t.Errorf("rule %s: score\n%s\n%s", rule, csv, errs)
+		}
+	}
+}
+
+// TestCompeteValidatorsByLogic: a logic's own list of validators is taken
+// over the track's list.
+func TestCompeteValidatorsByLogic(t *testing.T) {
+	needRootForRuns(t)
+	dir := t.TempDir()
+	writeLibrary(t, filepath.Join(dir, "lib"), 4)
+	def := filepath.Join(dir, "c.toml")
+	os.WriteFile(def, []byte(`name = "bylogic"
+rules = 2018
+library = ["lib"]
+[seed]
+value = 3
+[tracks.unsat-core]
+wall_limit = "10s"
+validation_limit = "5s"
+validators = ["no"]
+validators_by_logic = { QF_UF = ["yes"] }
+[[solvers]]
+name = "a"
+tracks = ["unsat-core"]
+logics = ["QF_UF"]
+command = ["sh", "-c", "echo unsat; echo '()'", "a", "{file}"]
+[[solvers]]
+name = "yes"
+logics = ["QF_UF"]
+command = ["sh", "-c", "echo unsat", "v", "{file}"]
+[[solvers]]
+name = "no"
+logics = ["QF_UF"]
+command = ["sh", "-c", "echo sat", "v", "{file}"]
+`), 0o644)
+	if code, out, errs := runCLI(t, "", "compete", "--quiet", def); code != 0 {
+		t.Fatalf("compete: %d\n%s\n%s", code, out, errs)
+	}
+	cores, err := openCompeteStore(t, def).Cores(context.Background(), compete.ValidationKey("bylogic"))
+	if err != nil || len(cores) == 0 {
+		t.Fatalf("cores: %v %d", err, len(cores))
+	}
+	for _, c := range cores {
+		var d compete.CoreDetail
+		json.Unmarshal([]byte(c.Detail), &d)
+		if c.Verdict != "validated" || len(d.Runs) != 1 || d.Runs[0].Validator != "yes" {
+			t.Errorf("core %s: %s %s", c.Hash, c.Verdict, c.Detail)
 		}
 	}
 }

@@ -16,7 +16,7 @@ import (
 )
 
 // writeLibrary writes n tiny QF_UF benchmarks (half sat, half unsat).
-func writeLibrary(t *testing.T, dir string, n int) {
+func writeLibrary(t testing.TB, dir string, n int) {
 	t.Helper()
 	d := filepath.Join(dir, "non-incremental", "QF_UF", "tiny")
 	if err := os.MkdirAll(d, 0o755); err != nil {
@@ -34,7 +34,7 @@ func writeLibrary(t *testing.T, dir string, n int) {
 	}
 }
 
-func needRootForRuns(t *testing.T) {
+func needRootForRuns(t testing.TB) {
 	if os.Geteuid() != 0 {
 		testenv.Skipf(t, "competitions run solvers in the sandbox, which needs root")
 	}

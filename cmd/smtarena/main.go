@@ -97,12 +97,15 @@ func newRootCmd(io streams) *cobra.Command {
 		newSelectCmd(io),
 		newCompeteCmd(io),
 		newStatusCmd(io),
+		newWorkerCmd(io),
 		newTraceCmd(io),
 		newScoreCmd(io),
 		newScrambleCmd(io),
 		newValidateModelCmd(io),
 		newShowModelCmd(io),
 		newValidateCoreCmd(io),
+		newReportCmd(io),
+		newServeCmd(io),
 	)
 	return root
 }

@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/smtarena/smtarena/internal/testenv"
@@ -88,10 +90,16 @@ func TestLintShared(t *testing.T) {
 
 func TestMain(m *testing.M) {
 	if os.Getenv("SMTARENA_TEST_MAIN") != "" {
-		// Act as the smtarena binary, for tests that kill it.
-		os.Exit(run(context.Background(), os.Args[1:], streams{os.Stdin, os.Stdout, os.Stderr}))
+		// Act as the smtarena binary, for tests that kill it (and for the
+		// Slurm tests' workers, which scancel stops with SIGTERM).
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		code := run(ctx, os.Args[1:], streams{os.Stdin, os.Stdout, os.Stderr})
+		stop()
+		os.Exit(code)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	testenv.StopPostgres()
+	os.Exit(code)
 }
 
 func TestExec(t *testing.T) {

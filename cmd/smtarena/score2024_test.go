@@ -7,7 +7,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -103,20 +108,29 @@ func BenchmarkImportScore2024(b *testing.B) {
 	}
 	quiet := streams{strings.NewReader(""), io.Discard, io.Discard}
 	var tImport, tBench, tScore time.Duration
+	var cImport, cBench, cScore time.Duration // CPU time of the process
+	var peaks [3]int                          // peak RSS of each phase, of the last round
 	for range b.N {
 		tmp := b.TempDir()
 		db := filepath.Join(tmp, "s.db")
-		start := time.Now()
+		resetPeakRSS()
+		start, c := time.Now(), cpuTime()
 		if err := runImport(ctx, ImportOptions{DB: db}, append([]string{"smtcomp-json"}, results...), quiet); err != nil {
 			b.Fatal(err)
 		}
 		tImport += time.Since(start)
-		start = time.Now()
+		cImport += cpuTime() - c
+		peaks[0] = peakRSS()
+		resetPeakRSS()
+		start, c = time.Now(), cpuTime()
 		if err := runImport(ctx, ImportOptions{DB: db}, []string{"benchmarks-json", filepath.Join(dir, "data/benchmarks-2024.json.gz")}, quiet); err != nil {
 			b.Fatal(err)
 		}
 		tBench += time.Since(start)
-		start = time.Now()
+		cBench += cpuTime() - c
+		peaks[1] = peakRSS()
+		resetPeakRSS()
+		start, c = time.Now(), cpuTime()
 		for _, track := range []string{"incremental", "unsat-core", "cloud", "parallel"} {
 			err := runScore(ctx, ScoreOptions{DB: db, Rules: 2024, Year: 2024, Track: track, Compat: "official", Format: "web-json",
 				Out: filepath.Join(tmp, track), Date: "2024-07-08", Defs: filepath.Join(dir, "submissions/smtcomp/defs.py"),
@@ -126,6 +140,8 @@ func BenchmarkImportScore2024(b *testing.B) {
 			}
 		}
 		tScore += time.Since(start)
+		cScore += cpuTime() - c
+		peaks[2] = peakRSS()
 	}
 	n := time.Duration(b.N)
 	perM := func(d time.Duration) time.Duration {
@@ -133,9 +149,20 @@ func BenchmarkImportScore2024(b *testing.B) {
 	}
 	total := (tImport + tBench + tScore) / n
 	b.ReportMetric(float64(total.Milliseconds())*1e6/float64(rows), "ms/Mrow")
-	b.Logf("%d result rows: import %v, benchmark list (482,964 entries) %v, scoring the 4 tracks with every page %v; total %v = %v per million result rows (import %v, scoring %v per million); peak RSS %s",
+	b.Logf("%d result rows: import %v, benchmark list (482,964 entries) %v, scoring the 4 tracks with every page %v; total %v = %v per million result rows (import %v, scoring %v per million); peak RSS %d MB = %d MB per million result rows",
 		rows, (tImport / n).Round(time.Millisecond), (tBench / n).Round(time.Millisecond), (tScore / n).Round(time.Millisecond),
-		total.Round(time.Millisecond), perM(tImport+tBench+tScore), perM(tImport), perM(tScore), peakRSS())
+		total.Round(time.Millisecond), perM(tImport+tBench+tScore), perM(tImport), perM(tScore), slices.Max(peaks[:]), slices.Max(peaks[:])*1000000/rows)
+	b.Logf("CPU time (both cores; the machine is shared, wall times vary with its load): import %v, benchmark list %v, scoring %v; peak RSS of each: %d, %d, %d MB",
+		(cImport / n).Round(time.Millisecond), (cBench / n).Round(time.Millisecond), (cScore / n).Round(time.Millisecond), peaks[0], peaks[1], peaks[2])
+}
+
+// cpuTime is the CPU time the process has used, user and system.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func countJSONResults(b *testing.B, path string) int {
@@ -155,16 +182,26 @@ func countJSONResults(b *testing.B, path string) int {
 	return len(doc.Results)
 }
 
-// peakRSS is the process's peak resident set (VmHWM).
-func peakRSS() string {
+// resetPeakRSS starts the peak resident set (VmHWM) anew from the
+// current one (Linux: /proc/self/clear_refs), so that each phase's peak is
+// its own; the peak of the whole run is then the largest of them.
+func resetPeakRSS() {
+	runtime.GC()
+	debug.FreeOSMemory()
+	_ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0)
+}
+
+// peakRSS is the process's peak resident set (VmHWM) in MB, 0 if unknown.
+func peakRSS() int {
 	data, err := os.ReadFile("/proc/self/status")
 	if err != nil {
-		return "?"
+		return 0
 	}
 	for _, l := range strings.Split(string(data), "\n") {
-		if strings.HasPrefix(l, "VmHWM:") {
-			return strings.TrimSpace(strings.TrimPrefix(l, "VmHWM:"))
+		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+			kb, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
+			return kb / 1000
 		}
 	}
-	return "?"
+	return 0
 }

@@ -60,7 +60,7 @@ func TestDependencyDirection(t *testing.T) {
 		t.Fatal("no packages found")
 	}
 	domain := []string{"benchmark", "smtlib", "model", "library", "selection", "scramble", "trace",
-		"track", "validate", "score", "store", "executor", "report", "web", "config", "official", "benchgen"}
+		"track", "validate", "proof", "score", "store", "executor", "report", "web", "config", "official", "benchgen"}
 	ioPkgs := []string{"os", "os/exec", "net", "net/http", "database/sql", "io/fs", "syscall"}
 	for pkg, imps := range pkgs {
 		name := strings.TrimPrefix(pkg, "internal/")
@@ -73,8 +73,8 @@ func TestDependencyDirection(t *testing.T) {
 				t.Errorf("%s imports %s: sandbox imports no domain package", pkg, imp)
 			case (name == "score" || name == "selection") && contains(ioPkgs, imp):
 				t.Errorf("%s imports %s: %s does no I/O", pkg, imp, name)
-			case name == "report" && (own == "executor" || own == "sandbox"):
-				t.Errorf("%s imports %s: report never imports executor or sandbox", pkg, imp)
+			case (name == "report" || name == "web") && (own == "executor" || own == "sandbox"):
+				t.Errorf("%s imports %s: %s never imports executor or sandbox", pkg, imp, name)
 			case strings.HasPrefix(pkg, "internal/") && strings.HasPrefix(imp, module+"cmd/"):
 				t.Errorf("%s imports %s: nothing imports cmd/", pkg, imp)
 			case strings.HasPrefix(pkg, "internal/") && name != "testenv" && own == "testenv":

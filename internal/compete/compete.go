@@ -33,6 +33,10 @@ type Options struct {
 	// OnPair is called after each completed pair.
 	OnPair func(store.Pair, store.Result)
 	Log    *slog.Logger
+	// Hostfile lists the nodes of a cloud-track pair's allocation (the
+	// Slurm worker writes it); its solver gets the path in
+	// SMTARENA_HOSTFILE and for {hostfile} in its command.
+	Hostfile string
 	// ModelValidator is the command that judges a model-validation pair's
 	// output, given BENCHMARK RESPONSE, printing a JSON verdict (cmd/ sets
 	// `smtarena validate-model --json`); it runs in the sandbox. Without
@@ -49,6 +53,9 @@ type Prepared struct {
 	Store store.Store
 	// Planned counts the pairs per track.
 	Planned map[benchmark.Track]int
+	// Lint lists the selected benchmarks that break their track's input
+	// rules (see LintReport).
+	Lint []LintReport
 }
 
 // Key is the name pairs of a track are filed under in the store.
@@ -160,19 +167,9 @@ func (p *Prepared) planTrack(ctx context.Context, t benchmark.Track, log *slog.L
 			divOf[l] = d
 		}
 	}
-	runLogic := map[string]bool{}
-	for _, l := range logics {
-		competitive := 0
-		for i := range def.Solvers {
-			if def.Solvers[i].Supports(t, l) && def.Solvers[i].IsCompetitive() {
-				competitive++
-			}
-		}
-		// 2022: a logic with at most one competitive solver is not run.
-		runLogic[l] = def.Rules < 2022 || competitive >= 2
-		if !runLogic[l] {
-			log.Info("logic not run: fewer than two competitive solvers", "track", t, "logic", l)
-		}
+	runLogic, skipped := runLogics(def, t, divisions)
+	for _, sk := range skipped {
+		log.Info("not run", "track", t, "division", sk.Division, "logic", sk.Logic, "why", sk.Reason)
 	}
 	inputs := filepath.Join(def.Path(def.WorkDir), "inputs", string(t))
 	if err := os.MkdirAll(inputs, 0o755); err != nil {
@@ -181,9 +178,33 @@ func (p *Prepared) planTrack(ctx context.Context, t benchmark.Track, log *slog.L
 	key := Key(def, t)
 	var pairs []store.Pair
 	seq := int64(0)
-	for bi, b := range selected {
+	lintOpts, linted := lintOptions(def, t)
+	if !linted {
+		log.Info("benchmarks not linted: lint has no input rules for this year and track", "track", t, "rules", def.Rules)
+	}
+	var lintReports []LintReport
+	lintCache := loadLintCache(def, t)
+	probes, err := p.probeBenchmarks(ctx, t, runLogic, divOf)
+	if err != nil {
+		return 0, err
+	}
+	for bi, b := range append(selected[:len(selected):len(selected)], probes...) {
 		if !runLogic[b.Logic] {
 			continue
+		}
+		if linted {
+			errs, err := p.lintBenchmark(lintOpts, lintCache, b, bi >= len(selected))
+			if err != nil {
+				return 0, err
+			}
+			if len(errs) > 0 {
+				r := LintReport{Track: t, Path: b.Path, Excluded: def.Lint == config.LintExclude, Errors: errs}
+				lintReports = append(lintReports, r)
+				log.Warn("benchmark breaks the track's input rules", "track", t, "benchmark", b.Path, "left_out", r.Excluded, "first", errs[0].String())
+				if r.Excluded {
+					continue
+				}
+			}
 		}
 		input, expected, err := p.prepareInput(t, b, keep[b.ID], inputs)
 		var ie *inputError
@@ -206,13 +227,20 @@ func (p *Prepared) planTrack(ctx context.Context, t benchmark.Track, log *slog.L
 			if !s.Supports(t, b.Logic) {
 				in = "" // scored as unknown in zero time
 			}
-			for _, cfgName := range configurations(s) {
+			for _, cfgName := range configurations(s, t) {
 				pairs = append(pairs, store.Pair{Competition: key, Track: string(t), Division: divOf[b.Logic], Logic: b.Logic,
 					Solver: s.Name, Configuration: cfgName, BenchmarkID: b.ID, BenchmarkPath: b.Path, Input: in,
 					Expected: expected, Seq: seq})
 				seq++
 			}
 		}
+	}
+	p.Lint = append(p.Lint, lintReports...)
+	if err := writeLintReport(def, t, lintReports); err != nil {
+		return 0, err
+	}
+	if err := lintCache.save(); err != nil {
+		return 0, err
 	}
 	if _, err := p.Store.PlanPairs(ctx, pairs); err != nil {
 		return 0, err
@@ -221,8 +249,10 @@ func (p *Prepared) planTrack(ctx context.Context, t benchmark.Track, log *slog.L
 	return len(pairs), nil
 }
 
-func configurations(s *config.Solver) []string {
-	if len(s.Configurations) == 0 {
+// configurations lists the configurations a solver runs in a track: the
+// proof track runs smtcomp_solver, which has none.
+func configurations(s *config.Solver, t benchmark.Track) []string {
+	if len(s.Configurations) == 0 || t == benchmark.Proof {
 		return []string{"default"}
 	}
 	return s.Configurations
@@ -321,13 +351,19 @@ type Summary struct {
 	Pairs, Solved, Sat, Unsat, Unknown, Timeout, Memout, Aborted int
 	Wrong                                                        int
 	CPU, Wall                                                    float64
+	// Competitive: the division has winners (see Competitive).
+	Competitive bool
 }
 
 // Summaries reads the results of a competition's pairs into per-division,
 // per-solver counts, sorted by track, division and solved (descending).
 func Summaries(ctx context.Context, def *config.Competition, st store.Store) ([]Summary, error) {
 	by := map[[3]string]*Summary{}
+	divLogics := map[[2]string][]string{}
 	for _, t := range def.TrackNames() {
+		if t == benchmark.Proof {
+			continue // no score: see ProofTables
+		}
 		ps, err := st.Pairs(ctx, Key(def, t))
 		if err != nil {
 			return nil, err
@@ -341,6 +377,10 @@ func Summaries(ctx context.Context, def *config.Competition, st store.Store) ([]
 			res[r.SourceKey] = r
 		}
 		for _, p := range ps {
+			dk := [2]string{string(t), p.Division}
+			if ls := divLogics[dk]; len(ls) == 0 || ls[len(ls)-1] != p.Logic {
+				divLogics[dk] = append(ls, p.Logic)
+			}
 			k := [3]string{string(t), p.Division, p.Solver}
 			s := by[k]
 			if s == nil {
@@ -396,6 +436,7 @@ func Summaries(ctx context.Context, def *config.Competition, st store.Store) ([]
 	}
 	out := make([]Summary, 0, len(by))
 	for _, s := range by {
+		s.Competitive = Competitive(def, benchmark.Track(s.Track), divLogics[[2]string{s.Track, s.Division}])
 		out = append(out, *s)
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -440,6 +481,9 @@ func Run(ctx context.Context, p *Prepared, opts Options) error {
 			workers = max(1, runtime.NumCPU()/cores)
 		}
 		r := &runner{p: p, track: t, cfg: tc, cores: cores, modelValidator: opts.ModelValidator, modelValidatorEnv: opts.ModelValidatorEnv}
+		if t == benchmark.Cloud {
+			r.hostfile = opts.Hostfile
+		}
 		job := executor.Job{Store: p.Store, Competition: Key(p.Def, t), Workers: workers, RunPair: r.run, OnDone: opts.OnPair,
 			MemoryPerPair: tc.MemoryMB << 20}
 		if err := opts.Executor.Run(ctx, job); err != nil {
@@ -456,10 +500,11 @@ func Run(ctx context.Context, p *Prepared, opts Options) error {
 
 // runner runs the pairs of one track.
 type runner struct {
-	p     *Prepared
-	track benchmark.Track
-	cfg   config.Track
-	cores int
+	p        *Prepared
+	track    benchmark.Track
+	cfg      config.Track
+	cores    int
+	hostfile string // the cloud track's nodes, see Options.Hostfile
 	// modelValidator and modelValidatorEnv: Options.ModelValidator(Env).
 	modelValidator, modelValidatorEnv []string
 }
@@ -475,7 +520,13 @@ func (r *runner) solver(name string) *config.Solver {
 
 func (r *runner) limits(slot int) sandbox.Limits {
 	l := sandbox.Limits{CPU: r.cfg.CPULimit.Duration, Wall: r.cfg.WallLimit.Duration, MemoryBytes: r.cfg.MemoryMB << 20,
-		OutputBytes: 64 << 20}
+		OutputBytes: r.cfg.OutputMB << 20}
+	if l.OutputBytes == 0 {
+		l.OutputBytes = 64 << 20
+		if r.track == benchmark.Proof {
+			l.OutputBytes = 1 << 30
+		}
+	}
 	n := runtime.NumCPU()
 	for i := 0; i < r.cores; i++ {
 		l.Cores = append(l.Cores, (slot*r.cores+i)%n)
@@ -504,17 +555,25 @@ func (r *runner) run(ctx context.Context, slot int, p store.Pair) (store.Result,
 	if s == nil {
 		return store.Result{}, fmt.Errorf("solver %s is no longer in the definition", p.Solver)
 	}
-	ts := track.Solver{Command: s.Command, IncrementalCommand: s.IncrementalCommand, Package: r.p.Def.Path(s.Package), Config: p.Configuration}
+	ts := track.Solver{Command: s.Command, IncrementalCommand: s.IncrementalCommand, Package: r.p.Def.Path(s.Package), Config: p.Configuration,
+		ProofCommand: s.ProofCommand, CheckerCommand: s.CheckerCommand}
 	if s.Package == "" {
 		ts.Package = ""
 	}
 	if r.track == benchmark.Incremental {
 		return r.runIncremental(ctx, slot, p, ts)
 	}
+	if r.track == benchmark.Proof {
+		return r.runProof(ctx, slot, p, ts)
+	}
 	protocol := sandbox.Protocol(r.cfg.Protocol)
 	args, onStdin := ts.SingleQueryArgs(p.Input, protocol)
 	var out bytes.Buffer
 	spec := sandbox.Spec{Args: args, Limits: r.limits(slot), Protocol: protocol, Stdout: &out}
+	var nodes []string
+	if r.hostfile != "" {
+		spec.Args, spec.Env, nodes = withHostfile(spec.Args, r.hostfile)
+	}
 	if onStdin {
 		f, err := os.Open(p.Input)
 		if err != nil {
@@ -537,10 +596,18 @@ func (r *runner) run(ctx context.Context, slot int, p store.Pair) (store.Result,
 	}
 	extra := map[string]any{"reason": sr.Reason, "exit_code": sr.ExitCode, "signal": sr.Signal,
 		"wrong": v.Wrong, "output": string(head), "error": sr.Error, "backend": sr.Backend, "cores": spec.Limits.Cores}
+	// what was run, and the output's tail when the head is not all of it
+	extra["command"] = args
+	if n := out.Len(); n > len(head) {
+		extra["output_bytes"], extra["output_tail"] = n, string(out.Bytes()[max(len(head), n-4096):])
+	}
 	if r.track == benchmark.UnsatCore {
 		if err := r.judgeCore(p, out.Bytes(), extra); err != nil {
 			return store.Result{}, err
 		}
+	}
+	if nodes != nil {
+		extra["nodes"] = nodes
 	}
 	if r.track == benchmark.ModelValidation {
 		if err := r.validateModel(ctx, slot, p, out.Bytes(), extra); err != nil {
@@ -551,4 +618,23 @@ func (r *runner) run(ctx context.Context, slot int, p store.Pair) (store.Result,
 	res.Status, res.Answer = v.Status, v.Answer
 	res.CPU, res.Wall, res.MemoryMB = sr.CPU.Seconds(), sr.Wall.Seconds(), float64(sr.PeakMemoryBytes)/(1<<20)
 	return res, nil
+}
+
+// withHostfile gives a cloud-track solver the hostfile of its nodes: its
+// path for {hostfile} in the command and in SMTARENA_HOSTFILE, with the
+// Slurm variables that let it start processes on the other nodes (srun).
+// It returns the nodes, recorded with the result.
+func withHostfile(args []string, hostfile string) ([]string, []string, []string) {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = strings.ReplaceAll(a, "{hostfile}", hostfile)
+	}
+	env := []string{"SMTARENA_HOSTFILE=" + hostfile}
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "SLURM_") {
+			env = append(env, kv)
+		}
+	}
+	b, _ := os.ReadFile(hostfile)
+	return out, env, strings.Fields(string(b))
 }

@@ -114,25 +114,37 @@ func (p *Prepared) validation(ctx context.Context, opts Options, workers int) er
 }
 
 // validators returns, per logic, the validating solvers: those the track
-// lists, or those sound in the competition's single-query track for the
-// logic's division there (no wrong answer, at least one result).
+// lists for the logic (validators_by_logic) or for all (validators), or
+// those sound in the competition's single-query track for the logic's
+// division there (no wrong answer, at least one result).
 func (p *Prepared) validators(ctx context.Context, logics []string) (map[string][]*config.Solver, error) {
 	def := p.Def
 	out := map[string][]*config.Solver{}
-	if names := def.Tracks[string(benchmark.UnsatCore)].Validators; len(names) > 0 {
-		for _, l := range logics {
-			for _, n := range names {
-				for i := range def.Solvers {
-					if def.Solvers[i].Name == n && def.Solvers[i].SupportsLogic(l) {
-						out[l] = append(out[l], &def.Solvers[i])
-					}
+	tc := def.Tracks[string(benchmark.UnsatCore)]
+	var rest []string // logics without a list
+	for _, l := range logics {
+		names, ok := tc.ValidatorsByLogic[l]
+		if !ok {
+			names = tc.Validators
+		}
+		if len(names) == 0 && !ok {
+			rest = append(rest, l)
+			continue
+		}
+		for _, n := range names {
+			for i := range def.Solvers {
+				if def.Solvers[i].Name == n && def.Solvers[i].SupportsLogic(l) {
+					out[l] = append(out[l], &def.Solvers[i])
 				}
 			}
 		}
+	}
+	if len(rest) == 0 {
 		return out, nil
 	}
+	logics = rest
 	if _, ok := def.Tracks[string(benchmark.SingleQuery)]; !ok {
-		return nil, fmt.Errorf("no validating solvers: list them in [tracks.unsat-core] validators, or run the single-query track, whose sound solvers validate")
+		return nil, fmt.Errorf("no validating solvers for %s: list them in [tracks.unsat-core] validators (or validators_by_logic), or run the single-query track, whose sound solvers validate", strings.Join(rest, ", "))
 	}
 	divisions, _, err := config.Divisions(def.Rules, benchmark.SingleQuery, logics)
 	if err != nil {
@@ -252,7 +264,7 @@ func (p *Prepared) planValidation(ctx context.Context) (int, error) {
 		}
 		for _, s := range vs[c.c.Logic] {
 			planned = append(planned, store.Pair{Competition: vkey, Track: ValidationTrack, Division: c.division, Logic: c.c.Logic,
-				Solver: s.Name, Configuration: configurations(s)[0], BenchmarkID: id, BenchmarkPath: c.c.BenchmarkPath,
+				Solver: s.Name, Configuration: configurations(s, benchmark.SingleQuery)[0], BenchmarkID: id, BenchmarkPath: c.c.BenchmarkPath,
 				Input: c.c.Input, Expected: string(benchmark.Unsat), Seq: seq})
 			seq++
 		}

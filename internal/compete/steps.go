@@ -171,7 +171,7 @@ func (p *Prepared) prepareInput(t benchmark.Track, b benchmark.Benchmark, keep i
 		}
 		return "", "", fmt.Errorf("scramble: %w", err)
 	}
-	tmp := dst + ".tmp"
+	tmp := fmt.Sprintf("%s.%d.tmp", dst, os.Getpid()) // two compete at once each write their own
 	if err := os.WriteFile(tmp, out.Bytes(), 0o644); err != nil {
 		return "", "", err
 	}

@@ -28,9 +28,21 @@ type Competition struct {
 	Solvers []Solver         `toml:"solvers"`
 	// Jobs is how many pairs run at once (default: CPUs / cores per job).
 	Jobs int `toml:"jobs"`
+	// Lint is what compete does with a selected benchmark that breaks
+	// its track's input rules (internal/lint): "exclude" (the default)
+	// leaves it out, "warn" runs it; both report it.
+	Lint string `toml:"lint"`
+	// Executor says where pairs run (executor.go).
+	Executor Executor `toml:"executor"`
 
 	dir string // where the file is: relative paths are relative to it
 }
+
+// The values of Competition.Lint.
+const (
+	LintExclude = "exclude"
+	LintWarn    = "warn"
+)
 
 // Seed is either fixed or derived as the rules say.
 type Seed struct {
@@ -65,6 +77,20 @@ type Track struct {
 	Validators      []string `toml:"validators"`
 	Decision        string   `toml:"decision"`
 	ShareCores      *bool    `toml:"share_cores"`
+	// ValidatorsByLogic lists the validating solvers of a logic, as the
+	// official post-processor of 2021-2023 did; a logic listed here takes
+	// its list instead of Validators (or the default).
+	ValidatorsByLogic map[string][]string `toml:"validators_by_logic"`
+	// OutputMB bounds a solver's output (default 64; the proof track's
+	// default is 1024, proofs being large).
+	OutputMB int64 `toml:"output_mb"`
+	// Probe (proof track): how many satisfiable benchmarks per division
+	// each solver and checker are also run on, to catch a checker that
+	// says valid there (0: none).
+	Probe int `toml:"probe"`
+	// Nodes is how many nodes one pair of the cloud track gets (the
+	// Slurm executor's allocation per worker; default 1).
+	Nodes int `toml:"nodes"`
 }
 
 // Solver is one entrant (or an organisers' reference solver).
@@ -85,8 +111,17 @@ type Solver struct {
 	Command []string `toml:"command"`
 	// IncrementalCommand reads commands on stdin (incremental track).
 	IncrementalCommand []string `toml:"incremental_command"`
-	// Package is a StarExec-style directory: bin/starexec_run_<config>
-	// and bin/smtcomp_run_incremental.
+	// ProofCommand runs the solver in the proof track ({file} as in
+	// Command; default: Command), and CheckerCommand its proof checker:
+	// {file} is the benchmark and {output} the file holding the solver's
+	// output; without them both are appended, in that order (2022 §5.8's
+	// smtcomp_solver and smtcomp_checker). A program given by a relative
+	// path with a slash is relative to the competition file.
+	ProofCommand   []string `toml:"proof_command"`
+	CheckerCommand []string `toml:"checker_command"`
+	// Package is a StarExec-style directory: bin/starexec_run_<config>,
+	// bin/smtcomp_run_incremental, and for the proof track
+	// bin/smtcomp_solver and bin/smtcomp_checker.
 	Package        string   `toml:"package"`
 	Configurations []string `toml:"configurations"`
 
@@ -198,6 +233,13 @@ func (c *Competition) check() error {
 	if c.WorkDir == "" {
 		c.WorkDir = c.Name + "-work"
 	}
+	switch c.Lint {
+	case "":
+		c.Lint = LintExclude
+	case LintExclude, LintWarn:
+	default:
+		return fmt.Errorf("lint = %q: want %q or %q", c.Lint, LintExclude, LintWarn)
+	}
 	if len(c.Tracks) == 0 {
 		return errors.New("no [tracks.<name>] section")
 	}
@@ -223,6 +265,15 @@ func (c *Competition) check() error {
 		if err := c.checkValidation(name, t); err != nil {
 			return err
 		}
+		if t.Probe != 0 && tr != benchmark.Proof {
+			return fmt.Errorf("[tracks.%s]: probe is a setting of the proof track", name)
+		}
+		if t.Probe < 0 || t.OutputMB < 0 {
+			return fmt.Errorf("[tracks.%s]: probe and output_mb must not be negative", name)
+		}
+	}
+	if err := c.Executor.check(); err != nil {
+		return err
 	}
 	if c.Seed.Value == nil && c.Seed.NYSE == "" {
 		return errors.New("[seed]: give value, or entrants and nyse")
@@ -269,6 +320,9 @@ func (c *Competition) check() error {
 			}
 			s.logicRE = append(s.logicRE, re)
 		}
+		if err := c.checkProof(s); err != nil {
+			return fmt.Errorf("solver %s: %w", s.Name, err)
+		}
 		if s.Package != "" {
 			if err := c.checkPackage(s); err != nil {
 				return fmt.Errorf("solver %s: package: %w", s.Name, err)
@@ -285,8 +339,8 @@ func (c *Competition) checkValidation(name string, t Track) error {
 		// The model-validation track has a validation limit too (the
 		// model validator's time, 2022 §5.5).
 		limit := t.ValidationLimit.Duration != 0 && name != string(benchmark.ModelValidation)
-		if limit || t.Validators != nil || t.Decision != "" || t.ShareCores != nil {
-			return fmt.Errorf("[tracks.%s]: validation_limit, validators, decision and share_cores are settings of the unsat-core track", name)
+		if limit || t.Validators != nil || t.ValidatorsByLogic != nil || t.Decision != "" || t.ShareCores != nil {
+			return fmt.Errorf("[tracks.%s]: validators, validators_by_logic, decision and share_cores are settings of the unsat-core track, validation_limit of the unsat-core and model-validation tracks", name)
 		}
 		return nil
 	}
@@ -298,7 +352,11 @@ func (c *Competition) checkValidation(name string, t Track) error {
 	default:
 		return fmt.Errorf("[tracks.%s]: decision %q: want \"2018\" (refuted when more validators say sat than unsat) or \"2026\" (validated only when more say unsat than sat)", name, t.Decision)
 	}
-	for _, v := range t.Validators {
+	names := append([]string(nil), t.Validators...)
+	for _, vs := range t.ValidatorsByLogic {
+		names = append(names, vs...)
+	}
+	for _, v := range names {
 		found := false
 		for i := range c.Solvers {
 			found = found || c.Solvers[i].Name == v
@@ -341,6 +399,10 @@ func (c *Competition) checkPackage(s *Solver) error {
 			scripts = append(scripts, "smtcomp_run_incremental")
 			continue
 		}
+		if tr == benchmark.Proof {
+			scripts = append(scripts, "smtcomp_solver", "smtcomp_checker")
+			continue
+		}
 		cfgs := s.Configurations
 		if len(cfgs) == 0 {
 			cfgs = []string{"default"}
@@ -360,6 +422,33 @@ func (c *Competition) checkPackage(s *Solver) error {
 		}
 	}
 	return nil
+}
+
+// checkProof checks the proof track's commands of a solver that enters it
+// (a package has scripts instead) and resolves their relative programs.
+func (c *Competition) checkProof(s *Solver) error {
+	for _, cmd := range [][]string{s.ProofCommand, s.CheckerCommand} {
+		if len(cmd) > 0 && strings.Contains(cmd[0], "/") {
+			cmd[0] = c.Path(cmd[0])
+		}
+	}
+	if _, ok := c.Tracks[string(benchmark.Proof)]; !ok || s.Package != "" || !s.enters(benchmark.Proof) {
+		return nil
+	}
+	if len(s.CheckerCommand) == 0 {
+		return errors.New("enters the proof track: give checker_command (and proof_command if not command), or a package with bin/smtcomp_solver and bin/smtcomp_checker")
+	}
+	return nil
+}
+
+// enters reports whether the solver lists the track.
+func (s *Solver) enters(t benchmark.Track) bool {
+	for _, name := range s.Tracks {
+		if tr, err := benchmark.ParseTrack(name); err == nil && tr == t {
+			return true
+		}
+	}
+	return false
 }
 
 var trailingComma = regexp.MustCompile(`,(\s*[\]}])`)

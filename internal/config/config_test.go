@@ -188,10 +188,11 @@ share_cores = false
 		t.Error("SupportsLogic")
 	}
 	for src, want := range map[string]string{
-		strings.Replace(uc, `decision = "2026"`, `decision = "majority"`, 1):                `decision "majority": want "2018"`,
-		strings.Replace(uc, `validators = ["z3"]`, `validators = ["yices"]`, 1):             `validator "yices" is not one of the [[solvers]]`,
-		strings.Replace(uc, `validation_limit = "120s"`, `validation_limit = -1`, 1):        "validation_limit must be positive",
-		strings.Replace(good, `wall_limit = 30`, "wall_limit = 30\ndecision = \"2018\"", 1): "settings of the unsat-core track",
+		strings.Replace(uc, `decision = "2026"`, `decision = "majority"`, 1):                                 `decision "majority": want "2018"`,
+		strings.Replace(uc, `validators = ["z3"]`, `validators = ["yices"]`, 1):                              `validator "yices" is not one of the [[solvers]]`,
+		strings.Replace(uc, `validators = ["z3"]`, `validators_by_logic = { QF_BV = ["z3", "mathsat"] }`, 1): `validator "mathsat" is not one of the [[solvers]]`,
+		strings.Replace(uc, `validation_limit = "120s"`, `validation_limit = -1`, 1):                         "validation_limit must be positive",
+		strings.Replace(good, `wall_limit = 30`, "wall_limit = 30\ndecision = \"2018\"", 1):                  "settings of the unsat-core track",
 	} {
 		if _, err := load(t, src); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("want %q, got %v", want, err)

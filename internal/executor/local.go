@@ -56,12 +56,31 @@ type Local struct {
 	// host/pid/start time, which lets a restarted coordinator on the same
 	// host take back the pairs of a dead one at once.
 	Owner string
+	// UntilDone makes Run wait, when it has nothing to claim, for the
+	// pairs other workers hold: it returns only when every pair of the
+	// job is done, and takes over a pair whose lease expires (its worker
+	// or node lost). Workers on many machines run this way; on
+	// cancellation they give their running pairs back at once.
+	UntilDone bool
+	// ByBenchmark claims a benchmark's pairs together (every solver on
+	// it), so that they all run here, one after another as slots free:
+	// the 2006 controller's fairness, for workers on many machines.
+	ByBenchmark bool
+	// Poll is how often a worker with UntilDone looks for expired leases
+	// (default: a tenth of the lease, between 100 ms and 5 s).
+	Poll time.Duration
 }
 
 // Owner returns this process's owner name.
 func Owner() string {
 	host, _ := os.Hostname()
-	return fmt.Sprintf("%s/%d/%d", host, os.Getpid(), processStart(os.Getpid()))
+	return OwnerOn(host)
+}
+
+// OwnerOn returns this process's owner name on a named node (a Slurm
+// node name, which several nodes on one host keep apart): node/pid/start.
+func OwnerOn(node string) string {
+	return fmt.Sprintf("%s/%d/%d", node, os.Getpid(), processStart(os.Getpid()))
 }
 
 // processStart returns the start time of a process (clock ticks since
@@ -176,27 +195,61 @@ func (l *Local) Run(ctx context.Context, job Job) error {
 		case <-ctx.Done():
 		}
 	}
+	poll := l.Poll
+	if poll <= 0 {
+		poll = min(max(lease/10, 100*time.Millisecond), 5*time.Second)
+	}
+	// queue holds the claimed pairs of a benchmark that wait for a slot
+	// (ByBenchmark); they are leased, so their leases are renewed too.
+	var queue []store.Pair
 	for ctx.Err() == nil {
 		free := len(slots)
 		if free == 0 {
 			wait()
 			continue
 		}
-		ps, err := job.Store.ClaimPairs(ctx, job.Competition, owner, free, lease)
-		if err != nil {
-			if ctx.Err() != nil {
-				break
+		ps := queue
+		if len(ps) == 0 {
+			var err error
+			if l.ByBenchmark {
+				ps, err = job.Store.ClaimBenchmark(ctx, job.Competition, owner, lease)
+			} else {
+				ps, err = job.Store.ClaimPairs(ctx, job.Competition, owner, free, lease)
 			}
-			return err
+			if err != nil {
+				if ctx.Err() != nil {
+					break
+				}
+				return err
+			}
 		}
 		if len(ps) == 0 {
+			if len(slots) == workers && l.UntilDone {
+				left, err := unfinished(ctx, job)
+				if err != nil {
+					if ctx.Err() != nil {
+						break
+					}
+					return err
+				}
+				if left > 0 { // held by others: wait for them, or their leases to expire
+					select {
+					case <-time.After(poll):
+					case <-ctx.Done():
+					}
+					continue
+				}
+			}
 			if len(slots) == workers {
 				break // nothing running, nothing to claim: done
 			}
 			wait() // for a running pair to end, then look again
 			continue
 		}
-		for _, p := range ps {
+		// Only this loop takes slots: the first len(slots) are free now.
+		n := min(len(ps), len(slots))
+		queue = ps[n:]
+		for _, p := range ps[:n] {
 			slot := <-slots
 			wg.Add(1)
 			go func(p store.Pair, slot int) {
@@ -227,8 +280,26 @@ func (l *Local) Run(ctx context.Context, job Job) error {
 		}
 	}
 	wg.Wait()
+	if l.UntilDone && ctx.Err() != nil {
+		// Stopped (scancel, a signal): what we were running runs again
+		// elsewhere now rather than when its lease expires.
+		_, _ = job.Store.ReleaseOwner(context.WithoutCancel(ctx), job.Competition, owner)
+	}
 	if firstEr != nil {
 		return firstEr
 	}
 	return ctx.Err()
+}
+
+// unfinished counts the job's pairs not yet done.
+func unfinished(ctx context.Context, job Job) (int, error) {
+	c, err := job.Store.PairCounts(ctx, job.Competition)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, m := range c {
+		n += m[store.PairPending] + m[store.PairRunning]
+	}
+	return n, nil
 }

@@ -13,13 +13,19 @@ import (
 
 	"github.com/smtarena/smtarena/internal/benchmark"
 	"github.com/smtarena/smtarena/internal/store"
+	"github.com/smtarena/smtarena/internal/testenv"
 )
 
 func TestMain(m *testing.M) {
 	if db := os.Getenv("EXECUTOR_TEST_WORKER"); db != "" {
 		os.Exit(worker(db))
 	}
-	os.Exit(m.Run())
+	if dsn := os.Getenv("EXECUTOR_TEST_PGWORKER"); dsn != "" {
+		os.Exit(pgWorker(dsn))
+	}
+	code := m.Run()
+	testenv.StopPostgres()
+	os.Exit(code)
 }
 
 // worker is a separate worker process of the multi-process test.

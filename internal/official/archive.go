@@ -5,13 +5,13 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/bzip2"
-	"compress/gzip"
 	"fmt"
 	"io"
 	"os"
 	"path"
 	"strings"
 
+	"github.com/klauspost/compress/gzip"
 	"github.com/ulikunitz/xz"
 )
 
@@ -20,6 +20,8 @@ import (
 func decompress(name string, r io.Reader) (io.Reader, string, error) {
 	switch {
 	case strings.HasSuffix(name, ".gz") || strings.HasSuffix(name, ".tgz"):
+		// klauspost's gzip: as the standard library's, in about two thirds
+		// of the time.
 		gr, err := gzip.NewReader(r)
 		if err != nil {
 			return nil, "", fmt.Errorf("%s: %w", name, err)

@@ -12,8 +12,75 @@ import (
 	"github.com/smtarena/smtarena/internal/store"
 )
 
-// The fields of the tool's InfoIncremental and InfoNonIncremental.
-var benchFields = map[string]bool{"file": true, "check_sats": true, "status": true, "asserts": true}
+// benchField numbers the fields of the tool's InfoIncremental and
+// InfoNonIncremental by their quoted names (-1: another field).
+func benchField(quoted string) int {
+	switch quoted {
+	case `"file"`:
+		return 0
+	case `"check_sats"`:
+		return 1
+	case `"asserts"`:
+		return 2
+	case `"status"`:
+		return 3
+	}
+	return -1
+}
+
+// benchmarkEntry makes a benchmark of an entry's fields (file, check_sats,
+// asserts, status; nil where missing), or names what is wrong with it.
+func benchmarkEntry(vals [4][]byte, track string, paths *pathMaker, bad func(format string, args ...any)) (benchmark.Benchmark, bool) {
+	if vals[0] == nil {
+		bad("no file")
+		return benchmark.Benchmark{}, false
+	}
+	p, ok := paths.path(vals[0], track)
+	if !ok {
+		var err error
+		if p, err = libraryPath(append(json.RawMessage(nil), vals[0]...), track); err != nil {
+			bad("%v", err)
+			return benchmark.Benchmark{}, false
+		}
+	}
+	b := benchmark.Benchmark{Path: p, Logic: benchmark.LogicOfPath(p), Incremental: strings.HasPrefix(p, "incremental/"),
+		Status: benchmark.Unknown, Difficulty: -1}
+	count := func(k string, v []byte) (int, bool) {
+		if v == nil {
+			return 0, true
+		}
+		x, err := strconv.Atoi(string(v))
+		if err != nil || x < 0 {
+			bad("%s %s: not a count", k, v)
+			return 0, false
+		}
+		return x, true
+	}
+	var ok1, ok2 bool
+	b.CheckSats, ok1 = count("check_sats", vals[1])
+	b.Asserts, ok2 = count("asserts", vals[2])
+	if !ok1 || !ok2 {
+		return b, false
+	}
+	if v := vals[3]; v != nil {
+		var s string
+		if plain, ok := plainString(v); ok {
+			s = string(plain)
+		} else if json.Unmarshal(v, &s) != nil {
+			bad("status %s: not a string", v)
+			return b, false
+		}
+		switch s {
+		case "sat", "unsat", "unknown":
+			b.Status = benchmark.Status(s)
+		case "incremental":
+		default:
+			bad("unknown status %q", s)
+			return b, false
+		}
+	}
+	return b, true
+}
 
 // ImportBenchmarksJSON reads the smtcomp tool's benchmark list
 // (data/benchmarks-YEAR.json.gz: {"incremental": [{file, check_sats}],
@@ -37,113 +104,93 @@ func ImportBenchmarksJSON(ctx context.Context, st store.Store, path string) (Sta
 		return Stats{}, err
 	}
 	var stats Stats
-	var buf []store.Indexed
-	flush := func() error {
-		if len(buf) == 0 {
-			return nil
-		}
-		if err := st.UpsertBenchmarks(ctx, buf); err != nil {
-			return err
-		}
-		stats.Added += len(buf)
-		buf = buf[:0]
-		return nil
+	wb := newWriteBehind(func(bs []store.Indexed) (int, error) { return len(bs), st.UpsertBenchmarks(ctx, bs) })
+	buf := make([]store.Indexed, 0, batchSize)
+	finish := func() error {
+		wb.put(buf)
+		added, _, err := wb.wait()
+		stats.Added += added
+		return err
 	}
 	unknown := map[string]int{}
-	seen := map[string]string{}
-	dec := json.NewDecoder(r)
-	err = jsonArray(dec, map[string]bool{"incremental": true, "non_incremental": true}, func(key string) error {
-		for n := 1; dec.More(); n++ {
-			var raw map[string]json.RawMessage
-			if err := dec.Decode(&raw); err != nil {
-				return fmt.Errorf("%s entry %d (byte %d of the JSON): %w", key, n, dec.InputOffset(), err)
+	type place struct {
+		key string
+		n   int
+	}
+	seen := map[string]place{}
+	d := newJSONReader(r)
+	var paths pathMaker
+	var ms []member
+	err = d.arrays(map[string]bool{"incremental": true, "non_incremental": true}, func(key string) error {
+		track := "single-query"
+		if key == "incremental" {
+			track = "incremental"
+		}
+		for n := 1; ; n++ {
+			more, err := d.more()
+			if err == nil && more {
+				ms, err = d.element(ms)
+			}
+			if err != nil {
+				return fmt.Errorf("%s entry %d (byte %d of the JSON): %w", key, n, jsonOffset(d, err), err)
+			}
+			if !more {
+				return nil
 			}
 			stats.Rows++
-			at := fmt.Sprintf("%s[%d]", key, n)
 			bad := func(format string, args ...any) {
-				stats.Problems = append(stats.Problems, Problem{File: path, Line: n, Reason: at + ": " + fmt.Sprintf(format, args...)})
+				stats.Problems = append(stats.Problems, Problem{File: path, Line: n, Reason: fmt.Sprintf("%s[%d]: ", key, n) + fmt.Sprintf(format, args...)})
 			}
-			for k := range raw {
-				if !benchFields[k] {
-					if _, ok := unknown[k]; !ok {
-						unknown[k] = n
+			// The fields, the last of a name given twice (as encoding/json
+			// decodes into a map).
+			var vals [4][]byte
+			for _, m := range ms {
+				k := d.bytes(m.key)
+				i := benchField(string(k))
+				if i < 0 {
+					name := unquoteKey(k)
+					if i = benchField(strconv.Quote(name)); i < 0 {
+						if _, ok := unknown[name]; !ok {
+							unknown[name] = n
+						}
+						continue
 					}
 				}
+				vals[i] = d.bytes(m.val)
 			}
-			track := "single-query"
-			if key == "incremental" {
-				track = "incremental"
-			}
-			f, ok := raw["file"]
+			b, ok := benchmarkEntry(vals, track, &paths, bad)
+			d.release()
 			if !ok {
-				bad("no file")
 				continue
 			}
-			p, err := libraryPath(f, track)
-			if err != nil {
-				bad("%v", err)
+			if first, dup := seen[b.Path]; dup {
+				bad("the same benchmark as %s[%d]", first.key, first.n)
 				continue
 			}
-			b := benchmark.Benchmark{Path: p, Logic: benchmark.LogicOfPath(p), Incremental: strings.HasPrefix(p, "incremental/"),
-				Status: benchmark.Unknown, Difficulty: -1}
-			intField := func(k string) (int, bool) {
-				v, ok := raw[k]
-				if !ok {
-					return 0, true
-				}
-				x, err := strconv.Atoi(string(v))
-				if err != nil || x < 0 {
-					bad("%s %s: not a count", k, v)
-					return 0, false
-				}
-				return x, true
-			}
-			var ok1, ok2 bool
-			b.CheckSats, ok1 = intField("check_sats")
-			b.Asserts, ok2 = intField("asserts")
-			if !ok1 || !ok2 {
-				continue
-			}
-			if v, ok := raw["status"]; ok {
-				var s string
-				if json.Unmarshal(v, &s) != nil {
-					bad("status %s: not a string", v)
-					continue
-				}
-				switch s {
-				case "sat", "unsat", "unknown":
-					b.Status = benchmark.Status(s)
-				case "incremental":
-				default:
-					bad("unknown status %q", s)
-					continue
-				}
-			}
-			if first, dup := seen[p]; dup {
-				bad("the same benchmark as %s", first)
-				continue
-			}
-			seen[p] = at
-			if _, ok := have[p]; ok {
+			seen[b.Path] = place{key, n}
+			if _, ok := have[b.Path]; ok {
 				stats.Skipped++
 				continue
 			}
 			buf = append(buf, store.Indexed{Benchmark: b})
-			if len(buf) >= 5000 {
-				if err := flush(); err != nil {
-					return err
+			if len(buf) >= batchSize {
+				if wb.failed.Load() {
+					return finish()
 				}
+				buf = wb.put(buf)
 			}
 		}
-		return nil
 	})
+	if err == nil {
+		err = d.drain()
+	}
 	if err != nil {
-		if ferr := flush(); ferr != nil {
+		if ferr := finish(); ferr != nil {
 			return stats, fmt.Errorf("%s: %w (and: %v)", path, err, ferr)
 		}
 		return stats, fmt.Errorf("%s: %w", path, err)
 	}
-	if err := flush(); err != nil {
+	if err := finish(); err != nil {
 		return stats, err
 	}
 	ks := make([]string, 0, len(unknown))

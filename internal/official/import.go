@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/smtarena/smtarena/internal/store"
 )
@@ -158,13 +159,88 @@ func trackOfPath(path string) string {
 	return ""
 }
 
-// batcher adds results to the store in batches and counts them.
+// writeBehind writes batches in a goroutine of its own while the importer
+// reads on (parsing and the database's writing take about as long, and the
+// machine has cores for both).
+type writeBehind[T any] struct {
+	write   func([]T) (int, error) // returns how many rows were new
+	work    chan []T
+	free    chan []T
+	done    chan error
+	failed  atomic.Bool
+	added   int // new rows, counted by the goroutine, read after done
+	written int // rows written
+}
+
+func newWriteBehind[T any](write func([]T) (int, error)) *writeBehind[T] {
+	w := &writeBehind[T]{write: write, work: make(chan []T, 2), free: make(chan []T, 3), done: make(chan error, 1)}
+	go func() {
+		var first error
+		for batch := range w.work {
+			if first == nil {
+				n, err := w.write(batch)
+				if err != nil {
+					first = err
+					w.failed.Store(true)
+				} else {
+					w.added += n
+					w.written += len(batch)
+				}
+			}
+			select {
+			case w.free <- batch[:0]:
+			default:
+			}
+		}
+		w.done <- first
+	}()
+	return w
+}
+
+// put hands a batch to the writer and returns an empty one to fill; after
+// the writer failed, it drops the batch (wait reports the failure).
+func (w *writeBehind[T]) put(batch []T) []T {
+	if len(batch) == 0 {
+		return batch
+	}
+	if w.failed.Load() {
+		return batch[:0]
+	}
+	w.work <- batch
+	select {
+	case b := <-w.free:
+		return b
+	default:
+		return make([]T, 0, cap(batch))
+	}
+}
+
+// wait waits for the writer to write what it was given: how many rows
+// were new, how many written, and the first error.
+func (w *writeBehind[T]) wait() (added, written int, err error) {
+	close(w.work)
+	err = <-w.done
+	return w.added, w.written, err
+}
+
+// batcher adds results to the store in batches and counts them. Started
+// (start), it writes behind, and finish waits for the writer.
 type batcher struct {
 	ctx   context.Context
 	st    store.Store
 	buf   []store.Result
 	stats Stats
 	seen  map[string]int // key -> line, to name duplicates within a file
+	wb    *writeBehind[store.Result]
+}
+
+// batchSize is how many rows one call of the store adds: a multiple of
+// the rows of its multi-row INSERTs (400), so that one statement serves.
+const batchSize = 4800
+
+// start makes the batcher write behind.
+func (b *batcher) start() {
+	b.wb = newWriteBehind(func(rs []store.Result) (int, error) { return b.st.AddResults(b.ctx, rs) })
 }
 
 // add queues a result read at file:line.
@@ -180,7 +256,7 @@ func (b *batcher) add(file string, line int, r store.Result) error {
 	}
 	b.seen[r.SourceKey] = line
 	b.buf = append(b.buf, r)
-	if len(b.buf) >= 5000 {
+	if len(b.buf) >= batchSize {
 		return b.flush()
 	}
 	return nil
@@ -197,8 +273,16 @@ func (b *batcher) note(file string, line int, format string, args ...any) {
 	b.stats.Problems = append(b.stats.Problems, Problem{File: file, Line: line, Reason: fmt.Sprintf(format, args...), Kept: true})
 }
 
+// flush adds the queued results (hands them to the writer, if started).
 func (b *batcher) flush() error {
 	if len(b.buf) == 0 {
+		return nil
+	}
+	if b.wb != nil {
+		if b.wb.failed.Load() {
+			return b.finish()
+		}
+		b.buf = b.wb.put(b.buf)
 		return nil
 	}
 	n, err := b.st.AddResults(b.ctx, b.buf)
@@ -209,4 +293,18 @@ func (b *batcher) flush() error {
 	b.stats.Skipped += len(b.buf) - n
 	b.buf = b.buf[:0]
 	return nil
+}
+
+// finish adds what is queued and, if started, waits for the writer.
+func (b *batcher) finish() error {
+	if b.wb == nil {
+		return b.flush()
+	}
+	b.wb.put(b.buf)
+	b.buf = nil
+	added, written, err := b.wb.wait()
+	b.wb = nil
+	b.stats.Added += added
+	b.stats.Skipped += written - added
+	return err
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -85,67 +84,6 @@ func libraryPath(raw json.RawMessage, track string) (string, error) {
 	return strings.Join(append(append([]string{top, f.Logic}, fam...), f.Name), "/"), nil
 }
 
-// jsonArray positions a decoder on the elements of the array at the top
-// level of a file, or at the value of one of keys of the top-level object
-// (the results file's "results"; the benchmarks file's "incremental" and
-// "non_incremental", each in turn through each). It calls each with the
-// key ("" for a top-level array) once the decoder is inside the array.
-func jsonArray(dec *json.Decoder, keys map[string]bool, each func(key string) error) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return err
-	}
-	if tok == json.Delim('[') {
-		if err := each(""); err != nil {
-			return err
-		}
-		_, err := dec.Token()
-		return err
-	}
-	if tok != json.Delim('{') {
-		return fmt.Errorf("want a JSON array or object, got %v", tok)
-	}
-	found := false
-	for dec.More() {
-		k, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		ks, _ := k.(string)
-		if !keys[ks] {
-			var skip json.RawMessage
-			if err := dec.Decode(&skip); err != nil {
-				return err
-			}
-			continue
-		}
-		tok, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		if tok != json.Delim('[') {
-			return fmt.Errorf("%q: want an array", ks)
-		}
-		found = true
-		if err := each(ks); err != nil {
-			return err
-		}
-		if _, err := dec.Token(); err != nil {
-			return err
-		}
-	}
-	if !found {
-		ks := make([]string, 0, len(keys))
-		for k := range keys {
-			ks = append(ks, strconv.Quote(k))
-		}
-		sort.Strings(ks)
-		return fmt.Errorf("no %s array", strings.Join(ks, " or "))
-	}
-	_, err = dec.Token()
-	return err
-}
-
 // openJSON opens a .json or .json.gz (.xz, .bz2) file.
 func openJSON(path string) (io.Reader, func() error, error) {
 	f, err := os.Open(path)
@@ -194,18 +132,30 @@ func ImportSMTCOMPJSON(ctx context.Context, st store.Store, path string, opts Op
 		return Stats{}, err
 	}
 	defer closer()
-	dec := json.NewDecoder(r)
-	dec.UseNumber()
+	d := newJSONReader(r)
 	b := &batcher{ctx: ctx, st: st}
+	b.start()
+	fast := smtcompFast{opts: opts, given: given, givenComp: givenComp}
 	n := 0
-	err = jsonArray(dec, map[string]bool{"results": true}, func(string) error {
-		for dec.More() {
-			n++
-			var raw map[string]json.RawMessage
-			if err := dec.Decode(&raw); err != nil {
-				return fmt.Errorf("result %d (byte %d of the JSON): %w", n, dec.InputOffset(), err)
+	var ms []member
+	err = d.arrays(map[string]bool{"results": true}, func(string) error {
+		for {
+			more, err := d.more()
+			if err == nil && more {
+				n++
+				ms, err = d.element(ms)
 			}
-			res, why := smtcompResult(raw, opts, given, givenComp)
+			if err != nil {
+				return fmt.Errorf("result %d (byte %d of the JSON): %w", n+1, jsonOffset(d, err), err)
+			}
+			if !more {
+				return nil
+			}
+			res, why, ok := fast.result(d, ms)
+			if !ok {
+				res, why = smtcompResult(d.rawMap(ms), opts, given, givenComp)
+			}
+			d.release()
 			if why != "" {
 				b.unusable(path, n, "result %d: %s", n, why)
 				continue
@@ -217,17 +167,19 @@ func ImportSMTCOMPJSON(ctx context.Context, st store.Store, path string, opts Op
 				b.note(path, n, "result %d: unknown result word %q, imported as an abnormal end without answer", n, res.Status)
 			}
 		}
-		return nil
 	})
+	if err == nil {
+		err = d.drain()
+	}
 	if err != nil {
 		// The results read before the file went wrong are imported, so
 		// that the counts add up (Rows = Added + Skipped + unusable).
-		if ferr := b.flush(); ferr != nil {
+		if ferr := b.finish(); ferr != nil {
 			return b.stats, fmt.Errorf("%s: %w (and: %v)", path, err, ferr)
 		}
 		return b.stats, fmt.Errorf("%s: %w", path, err)
 	}
-	return b.stats, b.flush()
+	return b.stats, b.finish()
 }
 
 // smtcompResult makes a stored result of one result of the tool's JSON, or
@@ -319,32 +271,20 @@ func smtcompResult(raw map[string]json.RawMessage, opts Options, given int, give
 		return store.Result{}, why
 	}
 	word := str("result")
-	extra := map[string]any{"result": word}
-	status, answer := "complete", "unknown"
-	switch w := strings.ToLower(strings.ReplaceAll(word, "_", "")); {
-	case w == "sat", w == "unsat", w == "unknown":
-		answer = w
-	case w == "timeout" || strings.HasPrefix(w, "timeout "):
-		status = "timeout"
-	case w == "outofmemory", w == "oom", w == "memout":
-		status = "memout"
-	case w == "incremental":
-	case w == "incrementalerror":
-		extra["wrong-answers"] = 1
-	case w == "unsatcorenotvalidated", w == "unsatcoreinvalidated":
-		answer, extra["result-is-erroneous"] = "unsat", 1
-	case w == "modelnotvalidated":
-		answer, extra["model_validator_status"] = "sat", "UNKNOWN"
-	case strings.HasPrefix(w, "model"):
-		// ModelUnsat, ModelParsingError, ModelPartialFunctionMissing,
-		// ModelValidator*: a sat whose model was refuted.
-		answer, extra["model_validator_status"] = "sat", "INVALID"
-	case w == "":
+	w, ok := classifyWord(word)
+	if !ok {
 		return store.Result{}, "no result"
-	default:
-		// A word the tool did not have when this was written: an abnormal
-		// end without an answer, kept as it is (the caller notes it).
-		status = strings.ToLower(word)
+	}
+	status, answer := w.status, w.answer
+	extra := map[string]any{"result": word}
+	if w.wrong {
+		extra["wrong-answers"] = 1
+	}
+	if w.erroneous {
+		extra["result-is-erroneous"] = 1
+	}
+	if w.model != "" {
+		extra["model_validator_status"] = w.model
 	}
 	if hasNB {
 		extra["nb_answers"] = nb

@@ -71,34 +71,42 @@ func RowOf(solver, path, status, answer, expected string, cpu, wall float64, ext
 	if extra == "" || extra == "{}" {
 		return r, nil
 	}
-	var x map[string]any
-	if err := json.Unmarshal([]byte(extra), &x); err != nil {
-		return r, fmt.Errorf("%s: extra columns: %w", path, err)
+	var fields [12]extraField
+	x, ok := parseExtra(extra, fields[:0])
+	if !ok {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(extra), &m); err != nil {
+			return r, fmt.Errorf("%s: extra columns: %w", path, err)
+		}
+		x = extraOfMap(m)
 	}
 	str := func(k string) string {
-		v, ok := x[k]
+		v, ok := x.get(k)
 		if !ok {
 			// files written with underscores for spaces (solver_id) or
 			// the other way round
 			if alt := strings.ReplaceAll(k, " ", "_"); alt != k {
-				v = x[alt]
+				v, _ = x.get(alt)
 			} else {
-				v = x[strings.ReplaceAll(k, "_", " ")]
+				v, _ = x.get(strings.ReplaceAll(k, "_", " "))
 			}
 		}
-		switch v := v.(type) {
-		case string:
-			return strings.TrimSpace(v)
-		case float64:
-			return strconv.FormatFloat(v, 'f', -1, 64)
-		case bool:
-			return strconv.FormatBool(v)
-		}
-		return ""
+		return v.String()
 	}
 	num := func(k string) int {
-		n, _ := strconv.ParseFloat(str(k), 64)
+		s := str(k)
+		if s == "" {
+			return 0
+		}
+		if n, ok := smallInt(s); ok {
+			return n
+		}
+		n, _ := strconv.ParseFloat(s, 64)
 		return int(n)
+	}
+	has := func(k string) bool {
+		_, ok := x.get(k)
+		return ok
 	}
 	if id := str("solver id"); id != "" {
 		r.Solver = id
@@ -108,10 +116,10 @@ func RowOf(solver, path, status, answer, expected string, cpu, wall float64, ext
 		r.CheckSats = n
 	}
 	// smtarena's own incremental runs (internal/compete)
-	if _, ok := x["solved"]; ok && r.CorrectAnswers == 0 {
+	if has("solved") && r.CorrectAnswers == 0 {
 		r.CorrectAnswers = num("solved")
 	}
-	if _, ok := x["wrong_answers"]; ok && r.WrongAnswers == 0 {
+	if has("wrong_answers") && r.WrongAnswers == 0 {
 		r.WrongAnswers = num("wrong_answers")
 	}
 	if n := num("check_sats"); n > 0 && r.CheckSats == 0 {
@@ -132,7 +140,7 @@ func RowOf(solver, path, status, answer, expected string, cpu, wall float64, ext
 		r.Model = ""
 	}
 	r.ModelError, r.ModelException = str("model_validator_error"), str("model_validator_exception")
-	if _, ok := x["model_validator_exception"]; !ok && r.ModelError != "" {
+	if !has("model_validator_exception") && r.ModelError != "" {
 		r.ModelException = noException
 	}
 	r.Job, r.Pair, r.Config = str("job file"), str("pair id"), str("configuration id")

@@ -324,7 +324,7 @@ func Score(rows []Row, o Options) (*Report, error) {
 		return nil, err
 	}
 	if o.Track == benchmark.Proof {
-		return nil, fmt.Errorf("the proof track has no scores (2022 §5.7)")
+		return nil, fmt.Errorf("the proof track has no scores (2022 §5.8): smtarena status prints its tables")
 	}
 	if o.Year == 0 {
 		o.Year = o.Rules

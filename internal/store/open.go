@@ -10,9 +10,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
-	_ "github.com/mattn/go-sqlite3"    // registers the "sqlite3" driver
+	"github.com/mattn/go-sqlite3"      // registers the "sqlite3" driver
 )
 
 // SQLite is the embedded store: one file, written ahead (WAL).
@@ -48,7 +49,14 @@ func OpenSQLite(ctx context.Context, path string) (*SQLite, error) {
 	if err := ownerOnly(path); err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	q := url.Values{"_journal_mode": {"WAL"}, "_busy_timeout": {"30000"}, "_synchronous": {"NORMAL"}, "_foreign_keys": {"1"}}
+	// Every transaction of ours writes: taking the write lock at BEGIN
+	// (IMMEDIATE) lets a process wait its turn (busy_timeout) where one
+	// that read first and then wrote would fail at once with "database
+	// is locked" while another process writes (several workers sharing a
+	// file). 16 MB of page cache (SQLite's default is 2 MB): bulk imports
+	// touch the results' and benchmarks' indexes all over.
+	q := url.Values{"_journal_mode": {"WAL"}, "_busy_timeout": {"30000"}, "_synchronous": {"NORMAL"}, "_foreign_keys": {"1"},
+		"_txlock": {"immediate"}, "_cache_size": {"-16384"}}
 	db, err := sql.Open("sqlite3", "file:"+path+"?"+q.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
@@ -57,7 +65,7 @@ func OpenSQLite(ctx context.Context, path string) (*SQLite, error) {
 	// also keeps transactions from waiting on each other.
 	db.SetMaxOpenConns(1)
 	s := &SQLite{sqlStore{db: db, d: sqliteDialect}}
-	if err := db.PingContext(ctx); err != nil {
+	if err := pingSQLite(ctx, db); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
@@ -66,6 +74,26 @@ func OpenSQLite(ctx context.Context, path string) (*SQLite, error) {
 		return nil, fmt.Errorf("store %s: %w", path, err)
 	}
 	return s, nil
+}
+
+// pingSQLite connects. A connection's first statements (the journal mode)
+// can find the file locked by another process that is creating the same
+// store, and SQLite does not wait for that lock (busy_timeout): try again
+// for up to 30 s.
+func pingSQLite(ctx context.Context, db *sql.DB) error {
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		err := db.PingContext(ctx)
+		var se sqlite3.Error
+		if err == nil || !errors.As(err, &se) || (se.Code != sqlite3.ErrBusy && se.Code != sqlite3.ErrLocked) || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }
 
 // ownerOnly creates the store's file if needed and makes it readable by its
@@ -86,14 +114,23 @@ func ownerOnly(path string) error {
 	return nil
 }
 
-// OpenPostgres connects to a PostgreSQL database.
+// OpenPostgres connects to a PostgreSQL database. Its connections are
+// pooled (a worker's slots, its lease renewal and a coordinator share a
+// few), and an operation that fails for a transient reason (the server
+// restarting, a connection lost) is tried again for up to DefaultRetry.
 func OpenPostgres(ctx context.Context, dsn string) (*Postgres, error) {
 	db, err := sql.Open("pgx", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	s := &Postgres{sqlStore{db: db, d: postgresDialect}}
-	if err := db.PingContext(ctx); err != nil {
+	// A few connections per process: many workers share one server, whose
+	// default limit is 100 connections.
+	db.SetMaxOpenConns(8)
+	db.SetMaxIdleConns(4)
+	db.SetConnMaxIdleTime(5 * time.Minute)
+	db.SetConnMaxLifetime(time.Hour)
+	s := &Postgres{sqlStore{db: db, d: postgresDialect, retryFor: DefaultRetry}}
+	if err := s.retry(ctx, func() error { return db.PingContext(ctx) }); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("store: connect to PostgreSQL: %w", err)
 	}
@@ -102,4 +139,18 @@ func OpenPostgres(ctx context.Context, dsn string) (*Postgres, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// ErrOneMachine is returned by Shared for a store that lives on one
+// machine.
+var ErrOneMachine = errors.New("the SQLite store lives in a file on one machine; an executor on several machines needs a PostgreSQL store (--db postgres://...)")
+
+// Shared checks that workers on other machines can use the store: a
+// PostgreSQL store, not an SQLite file (whose locks do not hold over a
+// network filesystem).
+func Shared(s Store) error {
+	if _, ok := s.(*Postgres); ok {
+		return nil
+	}
+	return ErrOneMachine
 }

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/smtarena/smtarena/internal/benchmark"
@@ -121,54 +123,128 @@ var migrations = []string{
 type sqlStore struct {
 	db *sql.DB
 	d  dialect
+	// retryFor is how long transient errors are retried (0: not at all).
+	retryFor time.Duration
+
+	mu    sync.Mutex
+	stmts map[string]*sql.Stmt // prepared multi-row INSERTs, by text
+}
+
+// prepared returns the statement of a query, prepared once: SQLite takes
+// tens of milliseconds to prepare an INSERT of hundreds of rows.
+func (s *sqlStore) prepared(ctx context.Context, q string) (*sql.Stmt, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if st, ok := s.stmts[q]; ok {
+		return st, nil
+	}
+	st, err := s.db.PrepareContext(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	if s.stmts == nil {
+		s.stmts = map[string]*sql.Stmt{}
+	}
+	s.stmts[q] = st
+	return st, nil
 }
 
 func (s *sqlStore) migrate(ctx context.Context) error {
-	if _, err := s.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied TEXT NOT NULL)`); err != nil {
+	// The common case, a store already up to date, takes no lock.
+	var have int
+	if err := s.db.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_migrations`).Scan(&have); err == nil && have == len(migrations) {
+		return nil
+	}
+	// Many processes may open a new store at once (several compete, a
+	// coordinator and its workers): one migrates it while the others wait
+	// on a lock, then find it migrated. SQLite's lock is its write lock,
+	// taken at BEGIN IMMEDIATE; PostgreSQL's an advisory lock held to the
+	// end of the transaction. Every migration runs in that one transaction.
+	return s.retry(ctx, func() error {
+		conn, err := s.db.Conn(ctx)
+		if err != nil {
+			return fmt.Errorf("store: %w", err)
+		}
+		defer conn.Close()
+		begin := []string{"BEGIN IMMEDIATE"}
+		if s.d.name == "postgres" {
+			begin = []string{"BEGIN", fmt.Sprintf("SELECT pg_advisory_xact_lock(%d)", migrationLock)}
+		}
+		for _, stmt := range begin {
+			if _, err := conn.ExecContext(ctx, stmt); err != nil {
+				return fmt.Errorf("store: lock for migration: %w", err)
+			}
+		}
+		if err := s.migrateLocked(ctx, conn); err != nil {
+			_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
+			return err
+		}
+		if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
+			return fmt.Errorf("store: migrate: %w", err)
+		}
+		return nil
+	})
+}
+
+// migrationLock is the key of PostgreSQL's advisory lock on migrations.
+const migrationLock = 0x736d7461 // "smta"
+
+// migrateLocked applies the missing migrations on conn, in the transaction
+// migrate opened.
+func (s *sqlStore) migrateLocked(ctx context.Context, conn *sql.Conn) error {
+	if _, err := conn.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied TEXT NOT NULL)`); err != nil {
 		return fmt.Errorf("store: migrations table: %w", err)
 	}
 	var have int
-	if err := s.db.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_migrations`).Scan(&have); err != nil {
+	if err := conn.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_migrations`).Scan(&have); err != nil {
 		return fmt.Errorf("store: schema version: %w", err)
 	}
 	if have > len(migrations) {
 		return fmt.Errorf("store: the database has schema version %d, newer than this smtarena (%d)", have, len(migrations))
 	}
 	for v := have + 1; v <= len(migrations); v++ {
-		err := s.tx(ctx, func(tx *sql.Tx) error {
-			for _, stmt := range strings.Split(strings.ReplaceAll(migrations[v-1], "{{id}}", s.d.id), ";") {
-				if strings.TrimSpace(stmt) == "" {
-					continue
-				}
-				if _, err := tx.ExecContext(ctx, stmt); err != nil {
-					return err
-				}
+		for _, stmt := range strings.Split(strings.ReplaceAll(migrations[v-1], "{{id}}", s.d.id), ";") {
+			if strings.TrimSpace(stmt) == "" {
+				continue
 			}
-			_, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, applied) VALUES ($1, $2)`,
-				v, time.Now().UTC().Format(time.RFC3339))
-			return err
-		})
-		if err != nil {
+			if _, err := conn.ExecContext(ctx, stmt); err != nil {
+				return fmt.Errorf("store: migration %d: %w", v, err)
+			}
+		}
+		if _, err := conn.ExecContext(ctx, `INSERT INTO schema_migrations (version, applied) VALUES ($1, $2)`,
+			v, time.Now().UTC().Format(time.RFC3339)); err != nil {
 			return fmt.Errorf("store: migration %d: %w", v, err)
 		}
 	}
 	return nil
 }
 
-// tx runs f in a transaction, committed if f succeeds.
+// tx runs f in a transaction, committed if f succeeds. A transient error
+// (PostgreSQL restarting, a connection lost) rolls it back and runs f again
+// in a new one, so f must start from scratch each time.
 func (s *sqlStore) tx(ctx context.Context, f func(*sql.Tx) error) error {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	if err := f(tx); err != nil {
-		_ = tx.Rollback()
-		return err
-	}
-	return tx.Commit()
+	return s.retry(ctx, func() error {
+		tx, err := s.db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		if err := f(tx); err != nil {
+			_ = tx.Rollback()
+			return err
+		}
+		return tx.Commit()
+	})
 }
 
-func (s *sqlStore) Close() error { return s.db.Close() }
+func (s *sqlStore) Close() error {
+	s.mu.Lock()
+	for _, st := range s.stmts {
+		st.Close()
+	}
+	s.stmts = nil
+	s.mu.Unlock()
+	return s.db.Close()
+}
 
 func joinStatuses(st []benchmark.Status) string {
 	parts := make([]string, len(st))
@@ -197,30 +273,134 @@ func boolInt(b bool) int {
 	return 0
 }
 
+// rowsPerInsert is how many rows one INSERT statement carries: fewer
+// statements to run, while SQLite still prepares it quickly (the time to
+// prepare grows with the square of the rows: 0.5 ms for 50 rows, 50 ms for
+// 400).
+const rowsPerInsert = 50
+
+// insert is a multi-row INSERT: head (the table and columns), the rows'
+// VALUES, and tail (the ON CONFLICT clause).
+type insert struct {
+	head, tail string
+	cols       int
+}
+
+// statement is the text of an insert of k rows.
+func (q insert) statement(k int) string {
+	var b strings.Builder
+	b.WriteString(q.head)
+	b.WriteString(" VALUES ")
+	for r := range k {
+		if r > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteByte('(')
+		for c := range q.cols {
+			if c > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteByte('$')
+			b.WriteString(strconv.Itoa(r*q.cols + c + 1))
+		}
+		b.WriteByte(')')
+	}
+	b.WriteByte(' ')
+	b.WriteString(q.tail)
+	return b.String()
+}
+
+// prepareInsert prepares the statements of an insert (once, outside any
+// transaction: SQLite's store has one connection): of rowsPerInsert rows
+// and of one.
+func (s *sqlStore) prepareInsert(ctx context.Context, q insert) (many, one *sql.Stmt, err error) {
+	if many, err = s.prepared(ctx, q.statement(rowsPerInsert)); err != nil {
+		return nil, nil, err
+	}
+	if one, err = s.prepared(ctx, q.statement(1)); err != nil {
+		return nil, nil, err
+	}
+	return many, one, nil
+}
+
+// insertMany inserts n rows in a transaction, rowsPerInsert rows a
+// statement and the rest one by one; args appends the values of row i. It
+// returns the number of rows changed.
+func (s *sqlStore) insertMany(ctx context.Context, tx *sql.Tx, q insert, n int, args func(dst []any, i int) []any) (int64, error) {
+	many, one, err := s.prepareInsert(ctx, q)
+	if err != nil {
+		return 0, err
+	}
+	var changed int64
+	vals := make([]any, 0, q.cols*rowsPerInsert)
+	for lo := 0; lo < n; {
+		st, k := many, rowsPerInsert
+		if n-lo < rowsPerInsert {
+			st, k = one, 1
+		}
+		vals = vals[:0]
+		for i := lo; i < lo+k; i++ {
+			vals = args(vals, i)
+		}
+		res, err := tx.StmtContext(ctx, st).ExecContext(ctx, vals...)
+		if err != nil {
+			return changed, err
+		}
+		m, err := res.RowsAffected()
+		if err != nil {
+			return changed, err
+		}
+		changed += m
+		lo += k
+	}
+	return changed, nil
+}
+
+var benchmarksInsert = insert{head: `INSERT INTO benchmarks
+			(path, logic, incremental, category, status, statuses, difficulty, asserts, check_sats, size, mod_time, hash)`,
+	tail: `ON CONFLICT (path) DO UPDATE SET logic = excluded.logic, incremental = excluded.incremental,
+			category = excluded.category, status = excluded.status, statuses = excluded.statuses,
+			difficulty = excluded.difficulty, asserts = excluded.asserts, check_sats = excluded.check_sats,
+			size = excluded.size, mod_time = excluded.mod_time, hash = excluded.hash`, cols: 12}
+
+var resultsInsert = insert{head: `INSERT INTO results
+			(competition, year, track, solver, configuration, benchmark_path, status, answer, expected, cpu, wall, memory_mb, extra, source_key)`,
+	tail: `ON CONFLICT (source_key) DO NOTHING`, cols: 14}
+
 func (s *sqlStore) UpsertBenchmarks(ctx context.Context, bs []Indexed) error {
 	if len(bs) == 0 {
 		return nil
 	}
-	return s.tx(ctx, func(tx *sql.Tx) error {
-		st, err := tx.PrepareContext(ctx, `INSERT INTO benchmarks
-			(path, logic, incremental, category, status, statuses, difficulty, asserts, check_sats, size, mod_time, hash)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-			ON CONFLICT (path) DO UPDATE SET logic = excluded.logic, incremental = excluded.incremental,
-			category = excluded.category, status = excluded.status, statuses = excluded.statuses,
-			difficulty = excluded.difficulty, asserts = excluded.asserts, check_sats = excluded.check_sats,
-			size = excluded.size, mod_time = excluded.mod_time, hash = excluded.hash`)
-		if err != nil {
-			return fmt.Errorf("store: upsert benchmarks: %w", err)
-		}
-		defer st.Close()
-		for _, b := range bs {
-			if _, err := st.ExecContext(ctx, b.Path, b.Logic, boolInt(b.Incremental), string(b.Category), string(b.Status),
-				joinStatuses(b.Statuses), b.Difficulty, b.Asserts, b.CheckSats, b.Size, b.Sig.ModTime, b.Hash); err != nil {
-				return fmt.Errorf("store: upsert %s: %w", b.Path, err)
+	// One statement must not change a row twice (PostgreSQL refuses): of
+	// paths given more than once, the last counts, as if one by one.
+	last := make(map[string]int, len(bs))
+	for i, b := range bs {
+		last[b.Path] = i
+	}
+	if len(last) < len(bs) {
+		kept := make([]Indexed, 0, len(last))
+		for i, b := range bs {
+			if last[b.Path] == i {
+				kept = append(kept, b)
 			}
 		}
-		return nil
+		bs = kept
+	}
+	if _, _, err := s.prepareInsert(ctx, benchmarksInsert); err != nil {
+		return fmt.Errorf("store: upsert benchmarks: %w", err)
+	}
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		_, err := s.insertMany(ctx, tx, benchmarksInsert, len(bs), func(dst []any, i int) []any {
+			b := &bs[i]
+			return append(dst, b.Path, b.Logic, boolInt(b.Incremental), string(b.Category), string(b.Status),
+				joinStatuses(b.Statuses), b.Difficulty, b.Asserts, b.CheckSats, b.Size, b.Sig.ModTime, b.Hash)
+		})
+		return err
 	})
+	if err != nil {
+		return fmt.Errorf("store: upsert benchmarks: %w", err)
+	}
+	return nil
 }
 
 func (s *sqlStore) FileSigs(ctx context.Context) (map[string]FileSig, error) {
@@ -308,38 +488,43 @@ func (s *sqlStore) listBenchmarks(ctx context.Context, q string, where []string,
 }
 
 func (s *sqlStore) AddResults(ctx context.Context, rs []Result) (int, error) {
-	n := 0
+	if len(rs) == 0 {
+		return 0, nil
+	}
+	for _, r := range rs {
+		if r.SourceKey == "" {
+			return 0, errors.New("store: a result needs a source key")
+		}
+	}
+	if _, _, err := s.prepareInsert(ctx, resultsInsert); err != nil {
+		return 0, fmt.Errorf("store: add results: %w", err)
+	}
+	var n int64
 	err := s.tx(ctx, func(tx *sql.Tx) error {
-		st, err := tx.PrepareContext(ctx, `INSERT INTO results
-			(competition, year, track, solver, configuration, benchmark_path, status, answer, expected, cpu, wall, memory_mb, extra, source_key)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
-			ON CONFLICT (source_key) DO NOTHING`)
-		if err != nil {
-			return fmt.Errorf("store: add results: %w", err)
-		}
-		defer st.Close()
-		for _, r := range rs {
-			if r.SourceKey == "" {
-				return errors.New("store: a result needs a source key")
-			}
-			res, err := st.ExecContext(ctx, r.Competition, r.Year, r.Track, r.Solver, r.Configuration, r.BenchmarkPath,
+		var err error
+		n, err = s.insertMany(ctx, tx, resultsInsert, len(rs), func(dst []any, i int) []any {
+			r := &rs[i]
+			return append(dst, r.Competition, r.Year, r.Track, r.Solver, r.Configuration, r.BenchmarkPath,
 				r.Status, r.Answer, r.Expected, r.CPU, r.Wall, r.MemoryMB, r.Extra, r.SourceKey)
-			if err != nil {
-				return fmt.Errorf("store: add result %s: %w", r.SourceKey, err)
-			}
-			if k, _ := res.RowsAffected(); k > 0 {
-				n++
-			}
-		}
-		return nil
+		})
+		return err
 	})
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("store: add results: %w", err)
 	}
-	return n, nil
+	return int(n), nil
 }
 
 func (s *sqlStore) Results(ctx context.Context, f ResultFilter) ([]Result, error) {
+	var out []Result
+	err := s.EachResult(ctx, f, func(r *Result) error {
+		out = append(out, *r)
+		return nil
+	})
+	return out, err
+}
+
+func (s *sqlStore) EachResult(ctx context.Context, f ResultFilter, fn func(*Result) error) error {
 	q := `SELECT id, competition, year, track, solver, configuration, benchmark_path, status, answer, expected, cpu, wall, memory_mb, extra, source_key FROM results`
 	var where []string
 	var args []any
@@ -365,19 +550,20 @@ func (s *sqlStore) Results(ctx context.Context, f ResultFilter) ([]Result, error
 	q += " ORDER BY id"
 	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {
-		return nil, fmt.Errorf("store: list results: %w", err)
+		return fmt.Errorf("store: list results: %w", err)
 	}
 	defer rows.Close()
-	var out []Result
+	var r Result
 	for rows.Next() {
-		var r Result
 		if err := rows.Scan(&r.ID, &r.Competition, &r.Year, &r.Track, &r.Solver, &r.Configuration, &r.BenchmarkPath,
 			&r.Status, &r.Answer, &r.Expected, &r.CPU, &r.Wall, &r.MemoryMB, &r.Extra, &r.SourceKey); err != nil {
-			return nil, err
+			return err
 		}
-		out = append(out, r)
+		if err := fn(&r); err != nil {
+			return err
+		}
 	}
-	return out, rows.Err()
+	return rows.Err()
 }
 
 func (s *sqlStore) SaveSelection(ctx context.Context, sel Selection) (int64, error) {

@@ -26,6 +26,10 @@ type Store interface {
 	AddResults(ctx context.Context, rs []Result) (int, error)
 	// Results lists recorded results.
 	Results(ctx context.Context, f ResultFilter) ([]Result, error)
+	// EachResult calls fn with each recorded result in the order of
+	// Results, without keeping them (scoring a year holds rows of its own);
+	// the Result passed is reused, and an error of fn ends the listing.
+	EachResult(ctx context.Context, f ResultFilter, fn func(*Result) error) error
 
 	// SaveSelection records a selection under its name, replacing one of
 	// the same name, in one transaction.

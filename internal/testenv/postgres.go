@@ -157,3 +157,19 @@ func StopPostgres() {
 	}
 	os.RemoveAll(pgServer.dir)
 }
+
+// RestartPostgres restarts the server Postgres started (fast shutdown:
+// open connections are cut), for tests of what survives a restart. It
+// waits until the server accepts connections again.
+func RestartPostgres(t testing.TB) {
+	t.Helper()
+	if pgServer == nil || pgServer.err != nil {
+		t.Fatal("RestartPostgres: no server started")
+	}
+	data := filepath.Join(pgServer.dir, "data")
+	// -l as at the start: the server must not inherit our output pipe.
+	if out, err := pgServer.run(pgServer.ctl, "-D", data, "-l", filepath.Join(pgServer.dir, "log"), "-m", "fast", "-w", "-t", "60", "restart"); err != nil {
+		log, _ := os.ReadFile(filepath.Join(pgServer.dir, "log"))
+		t.Fatalf("pg_ctl restart: %v: %s %s", err, out, log)
+	}
+}

@@ -17,6 +17,9 @@ type Solver struct {
 	// bin/smtcomp_run_incremental (incremental, commands on stdin).
 	Package string
 	Config  string
+	// ProofCommand and CheckerCommand run the proof track (see ProofArgs,
+	// CheckerArgs).
+	ProofCommand, CheckerCommand []string
 }
 
 // packageRunner starts a script of a package as StarExec does: from the

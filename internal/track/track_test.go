@@ -88,3 +88,27 @@ func TestPackage(t *testing.T) {
 		t.Errorf("2005: %q (stdin %v)", got, stdin)
 	}
 }
+
+func TestProofArgs(t *testing.T) {
+	s := Solver{Command: []string{"z3"}, CheckerCommand: []string{"/c/check", "--in", "{file}", "--proof={output}"}}
+	if got := strings.Join(s.ProofArgs("b.smt2"), " "); got != "z3 b.smt2" {
+		t.Errorf("proof args: %q", got)
+	}
+	if got := strings.Join(s.CheckerArgs("b.smt2", "o.txt"), " "); got != "/c/check --in b.smt2 --proof=o.txt" {
+		t.Errorf("checker args: %q", got)
+	}
+	s = Solver{Command: []string{"z3"}, ProofCommand: []string{"z3", "proof=true", "{file}"}, CheckerCommand: []string{"check"}}
+	if got := strings.Join(s.ProofArgs("b.smt2"), " "); got != "z3 proof=true b.smt2" {
+		t.Errorf("proof command: %q", got)
+	}
+	if got := strings.Join(s.CheckerArgs("b.smt2", "o.txt"), " "); got != "check b.smt2 o.txt" {
+		t.Errorf("checker appended: %q", got)
+	}
+	p := Solver{Package: "/pkg"}
+	if got := p.CheckerArgs("b.smt2", "o.txt"); got[len(got)-3] != "smtcomp_checker" || got[len(got)-1] != "o.txt" {
+		t.Errorf("package checker: %q", got)
+	}
+	if got := p.ProofArgs("b.smt2"); got[len(got)-2] != "smtcomp_solver" {
+		t.Errorf("package solver: %q", got)
+	}
+}

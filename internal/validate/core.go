@@ -127,13 +127,13 @@ const (
 // Scored is what the scoring reads of an unsat-core result: the fields of
 // score.Row the importers fill from the official columns.
 type Scored struct {
-	Reduction int
-	CoreSize  int
+	Reduction int `json:"reduction"`
+	CoreSize  int `json:"core_size"`
 	// Erroneous: a sat answer, or a core its validators refuted.
-	Erroneous bool
+	Erroneous bool `json:"erroneous"`
 	// IllFormed: the core is not a well-formed answer (StarExec's
 	// parsable-unsat-core = false).
-	IllFormed bool
+	IllFormed bool `json:"ill_formed"`
 }
 
 // Score reads a judged result with its core's verdict (validated is false

@@ -53,13 +53,13 @@ type Validator struct {
 
 // Report is Check's account of one core.
 type Report struct {
-	Judgement Judgement
+	Judgement Judgement `json:"judgement"`
 	// File is the validation file (empty when there is nothing to
 	// validate).
-	File    []byte
-	Runs    []Run
-	Verdict Verdict
-	Scored  Scored
+	File    []byte  `json:"-"`
+	Runs    []Run   `json:"runs"`
+	Verdict Verdict `json:"verdict"`
+	Scored  Scored  `json:"score"`
 }
 
 // Check judges a solver's output on the file it was given and, when it

@@ -104,6 +104,32 @@ func Run(t *testing.T, newDSN func(t *testing.T) string) {
 		if all, _ := s.Results(ctx, store.ResultFilter{}); len(all) != 2 {
 			t.Errorf("a failed batch left %d results, want 2", len(all))
 		}
+		// A batch of many rows (several multi-row statements and the rest
+		// one by one), some already there, one given twice.
+		var many []store.Result
+		for i := range 237 {
+			x := r
+			x.SourceKey, x.CPU = fmt.Sprintf("starexec:%d", i+1), float64(i)+0.25
+			many = append(many, x)
+		}
+		many = append(many, many[100])
+		if n, err := s.AddResults(ctx, many); err != nil || n != 235 {
+			t.Errorf("add many: %d new, %v; want 235", n, err)
+		}
+		var each []store.Result
+		err = s.EachResult(ctx, store.ResultFilter{Year: 2019}, func(x *store.Result) error {
+			each = append(each, *x)
+			return nil
+		})
+		all, _ := s.Results(ctx, store.ResultFilter{Year: 2019})
+		if err != nil || len(each) != 237 || len(all) != 237 || each[236] != all[236] || each[0].SourceKey != "starexec:1" || each[236].CPU != 236.25 {
+			t.Errorf("EachResult: %d results, %v; Results %d", len(each), err, len(all))
+		}
+		stop := errors.New("stop")
+		k := 0
+		if err := s.EachResult(ctx, store.ResultFilter{}, func(*store.Result) error { k++; return stop }); !errors.Is(err, stop) || k != 1 {
+			t.Errorf("EachResult after an error of fn: %d calls, %v", k, err)
+		}
 	})
 
 	t.Run("Selections", func(t *testing.T) {
@@ -276,6 +302,151 @@ func Run(t *testing.T, newDSN func(t *testing.T) string) {
 		s2 := open(t, dsn) // migrations run once; data stays
 		if bs, err := s2.Benchmarks(ctx, store.Filter{}); err != nil || len(bs) != 1 {
 			t.Errorf("after reopen: %v %d", err, len(bs))
+		}
+	})
+
+	t.Run("ConcurrentOpen", func(t *testing.T) {
+		// Many processes opening a new store at once migrate it once; the
+		// others wait and find it migrated.
+		dsn := newDSN(t)
+		const n = 6
+		errs := make(chan error, n)
+		var wg sync.WaitGroup
+		for i := 0; i < n; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				s, err := store.Open(ctx, dsn)
+				if err == nil {
+					_, err = s.PairCounts(ctx, "c")
+					s.Close()
+				}
+				errs <- err
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Errorf("concurrent open: %v", err)
+			}
+		}
+	})
+
+	t.Run("NodeCounts", func(t *testing.T) {
+		s := open(t, newDSN(t))
+		var ps []store.Pair
+		for i := 0; i < 4; i++ {
+			ps = append(ps, store.Pair{Competition: "n", Track: "single-query", Division: "QF_Equality", Logic: "QF_UF",
+				Solver: "z3", Configuration: "default", BenchmarkID: int64(i + 1), BenchmarkPath: fmt.Sprintf("b%d", i), Seq: int64(i)})
+		}
+		if _, err := s.PlanPairs(ctx, ps); err != nil {
+			t.Fatal(err)
+		}
+		a, err := s.ClaimPairs(ctx, "n", "node1/10/5", 2, time.Minute)
+		if err != nil || len(a) != 2 {
+			t.Fatalf("claim: %v %d", err, len(a))
+		}
+		b, err := s.ClaimPairs(ctx, "n", "node2/11/6", 1, -time.Second) // expires at once
+		if err != nil || len(b) != 1 {
+			t.Fatalf("claim: %v %d", err, len(b))
+		}
+		c, err := s.ClaimPairs(ctx, "n", "node1/12/7", 2, time.Minute) // takes node2's expired pair, and the last
+		if err != nil || len(c) != 2 || c[0].ID != b[0].ID {
+			t.Fatalf("claim after expiry: %v %+v", err, c)
+		}
+		r := store.Result{Competition: "N", Year: 2024, Track: "single-query", Solver: "z3", Configuration: "default", Status: "complete", Answer: "sat"}
+		if err := s.CompletePair(ctx, a[0], r); err != nil {
+			t.Fatal(err)
+		}
+		// node2 finishes the pair node1 took over first: node2 ran it.
+		if err := s.CompletePair(ctx, b[0], r); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.CompletePair(ctx, c[0], r); err != nil { // recorded once, by node2
+			t.Fatal(err)
+		}
+		got, err := s.NodeCounts(ctx, "n")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]map[string]int{"node1": {store.PairDone: 1, store.PairRunning: 2}, "node2": {store.PairDone: 1}}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("node counts %v, want %v", got, want)
+		}
+		rs, _ := s.Results(ctx, store.ResultFilter{Track: "single-query"})
+		if len(rs) != 2 {
+			t.Errorf("%d results, want 2 (each pair once)", len(rs))
+		}
+	})
+
+	t.Run("ClaimBenchmark", func(t *testing.T) {
+		dsn := newDSN(t)
+		s := open(t, dsn)
+		var ps []store.Pair
+		for b := 0; b < 12; b++ {
+			for k, solver := range []string{"x", "y", "z"} {
+				ps = append(ps, store.Pair{Competition: "g", Track: "single-query", Division: "QF_Equality", Logic: "QF_UF",
+					Solver: solver, Configuration: "default", BenchmarkID: int64(b + 1), BenchmarkPath: fmt.Sprintf("b%d", b), Seq: int64(3*b + k)})
+			}
+		}
+		if _, err := s.PlanPairs(ctx, ps); err != nil {
+			t.Fatal(err)
+		}
+		// A benchmark whose lease expires is claimed again first, whole.
+		first, err := s.ClaimBenchmark(ctx, "g", "w0", -time.Second)
+		if err != nil || len(first) != 3 || first[0].BenchmarkID != 1 || first[2].Seq != 2 {
+			t.Fatalf("first claim: %v %+v", err, first)
+		}
+		again, err := s.ClaimBenchmark(ctx, "g", "w1", time.Minute)
+		if err != nil || len(again) != 3 || again[0].BenchmarkID != 1 || again[0].Attempts != 2 {
+			t.Fatalf("expired benchmark: %v %+v", err, again)
+		}
+		// Concurrent workers (each a store of its own) never split a
+		// benchmark nor claim a pair twice.
+		var mu sync.Mutex
+		seen := map[int64]string{}
+		var wg sync.WaitGroup
+		for w := 0; w < 4; w++ {
+			wg.Add(1)
+			go func(w int) {
+				defer wg.Done()
+				st, err := store.Open(ctx, dsn)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				defer st.Close()
+				owner := fmt.Sprintf("cw%d", w)
+				for {
+					got, err := st.ClaimBenchmark(ctx, "g", owner, time.Minute)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					if len(got) == 0 {
+						return
+					}
+					mu.Lock()
+					for _, p := range got {
+						if p.BenchmarkID != got[0].BenchmarkID {
+							t.Errorf("one claim, two benchmarks: %+v", got)
+						}
+						if o, dup := seen[p.ID]; dup {
+							t.Errorf("pair %d claimed by %s and %s", p.ID, o, owner)
+						}
+						seen[p.ID] = owner
+					}
+					if len(got) != 3 {
+						t.Errorf("a benchmark split: %d of its 3 pairs", len(got))
+					}
+					mu.Unlock()
+				}
+			}(w)
+		}
+		wg.Wait()
+		if len(seen) != 33 {
+			t.Errorf("claimed %d pairs, want the 33 left", len(seen))
 		}
 	})
 }

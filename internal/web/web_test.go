@@ -1,0 +1,132 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/smtarena/smtarena/internal/benchmark"
+	"github.com/smtarena/smtarena/internal/report"
+	"github.com/smtarena/smtarena/internal/store"
+)
+
+func input() *report.Input {
+	return &report.Input{Title: "t", Tracks: []report.Track{{Track: benchmark.SingleQuery, Results: []store.Result{
+		{ID: 1, Solver: "z3", BenchmarkPath: "non-incremental/QF_UF/a.smt2", Status: "complete", Answer: "sat", Expected: "sat", Wall: 1,
+			Extra: `{"division":"QF_Equality","output":"<script>alert(1)</script>"}`},
+	}}}}
+}
+
+func TestCheckAddr(t *testing.T) {
+	for _, c := range []struct {
+		addr, token string
+		ok          bool
+	}{
+		{"127.0.0.1:8080", "", true}, {"localhost:0", "", true}, {"[::1]:80", "", true},
+		{"0.0.0.0:8080", "", false}, {":8080", "", false}, {"192.0.2.1:80", "", false},
+		{"0.0.0.0:8080", "s3cret", true}, {"nonsense", "", false},
+	} {
+		if err := CheckAddr(c.addr, c.token); (err == nil) != c.ok {
+			t.Errorf("CheckAddr(%q, %q) = %v", c.addr, c.token, err)
+		}
+	}
+}
+
+func get(t *testing.T, h http.Handler, method, target string, hdr map[string]string) *httptest.ResponseRecorder {
+	t.Helper()
+	r := httptest.NewRequest(method, target, nil)
+	for k, v := range hdr {
+		r.Header.Set(k, v)
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	return w
+}
+
+func TestServeToken(t *testing.T) {
+	s := New(Options{Token: "s3cret", Load: func(context.Context) (*report.Input, error) { return input(), nil }})
+	if err := s.Load(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if w := get(t, s, "GET", "/", nil); w.Code != http.StatusUnauthorized {
+		t.Errorf("no token: %d", w.Code)
+	}
+	if w := get(t, s, "GET", "/?token=wrong", nil); w.Code != http.StatusUnauthorized {
+		t.Errorf("wrong token: %d", w.Code)
+	}
+	w := get(t, s, "GET", "/?token=s3cret", nil)
+	if w.Code != 200 || !strings.Contains(w.Body.String(), "<h1>t</h1>") {
+		t.Fatalf("token: %d %s", w.Code, w.Body.String())
+	}
+	cookie := w.Result().Cookies()
+	if len(cookie) != 1 || !cookie[0].HttpOnly {
+		t.Fatalf("cookie: %v", cookie)
+	}
+	if w := get(t, s, "GET", "/assets/site.css", map[string]string{"Cookie": cookie[0].Name + "=" + cookie[0].Value}); w.Code != 200 {
+		t.Errorf("with the cookie: %d", w.Code)
+	}
+	if w := get(t, s, "GET", "/api/progress.json", map[string]string{"Authorization": "Bearer s3cret"}); w.Code != 200 {
+		t.Errorf("with the header: %d", w.Code)
+	}
+	if w := get(t, s, "GET", "/api/progress.json", map[string]string{"Authorization": "Bearer nope"}); w.Code != 401 {
+		t.Errorf("with a wrong header: %d", w.Code)
+	}
+}
+
+func TestServeReadOnly(t *testing.T) {
+	s := New(Options{Load: func(context.Context) (*report.Input, error) { return input(), nil }})
+	if err := s.Load(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{"POST", "PUT", "DELETE", "PATCH"} {
+		if w := get(t, s, m, "/index.html", nil); w.Code != http.StatusMethodNotAllowed {
+			t.Errorf("%s: %d", m, w.Code)
+		}
+	}
+	w := get(t, s, "GET", "/index.html", nil)
+	if w.Code != 200 || w.Header().Get("Content-Security-Policy") == "" || !strings.HasPrefix(w.Header().Get("Content-Type"), "text/html") {
+		t.Errorf("index: %d %v", w.Code, w.Header())
+	}
+	if w := get(t, s, "GET", "/../../etc/passwd", nil); w.Code != 404 {
+		t.Errorf("outside the site: %d", w.Code)
+	}
+	w = get(t, s, "GET", "/api/progress.json", nil)
+	var p struct {
+		Results int `json:"results"`
+		Latest  []struct {
+			Solver   string `json:"solver"`
+			Division string `json:"division"`
+		} `json:"latest"`
+	}
+	if err := json.Unmarshal(w.Body.Bytes(), &p); err != nil || p.Results != 1 || len(p.Latest) != 1 || p.Latest[0].Division != "QF_Equality" {
+		t.Errorf("progress.json: %v %s", err, w.Body.String())
+	}
+}
+
+// TestServeRun listens on a loopback port and refuses another address
+// without a token.
+func TestServeRun(t *testing.T) {
+	s := New(Options{Load: func(context.Context) (*report.Input, error) { return input(), nil }, Refresh: 50 * time.Millisecond})
+	if err := s.Run(context.Background(), "0.0.0.0:0", nil); err == nil || !strings.Contains(err.Error(), "--token") {
+		t.Errorf("off loopback without a token: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	addr := make(chan net.Addr, 1)
+	done := make(chan error, 1)
+	go func() { done <- s.Run(ctx, "127.0.0.1:0", func(a net.Addr) { addr <- a }) }()
+	a := <-addr
+	resp, err := http.Get("http://" + a.String() + "/solvers.html")
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("GET: %v %v", err, resp)
+	}
+	resp.Body.Close()
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("Run: %v", err)
+	}
+}
