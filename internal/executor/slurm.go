@@ -92,8 +92,9 @@ func (s *Slurm) Run(ctx context.Context, job Job) error {
 	}
 	// Workers that die at once (a binary not on the nodes, a store they
 	// cannot reach) would be submitted again forever: give up after
-	// several submissions in a row during which no pair was done.
-	fruitless, lastDone := 0, -1
+	// several submissions in a row during which no pair was done or
+	// claimed.
+	fruitless, lastDone, lastRunning := 0, -1, -1
 	var lastJob string
 	for {
 		states, err := job.Store.PairCounts(ctx, job.Competition)
@@ -119,8 +120,9 @@ func (s *Slurm) Run(ctx context.Context, job Job) error {
 			_ = exec.CommandContext(ctx, "scancel", "--name", name, "--state", "PENDING").Run()
 			return nil
 		}
-		if c[store.PairDone] != lastDone {
-			fruitless, lastDone = 0, c[store.PairDone]
+		if c[store.PairDone] != lastDone || c[store.PairRunning] != lastRunning {
+			// Workers done or claimed pairs (slow ones may take long).
+			fruitless, lastDone, lastRunning = 0, c[store.PairDone], c[store.PairRunning]
 		}
 		live, err := s.queued(ctx, name)
 		if err != nil {
