@@ -500,3 +500,65 @@ func loseNode(t testing.TB, c *testenv.SlurmCluster, st store.Store, key, node s
 	}
 	return len(lost), took
 }
+
+// TestSlurmMemoryBudget: a worker's pairs share the memory of its
+// allocation, not the machine's: with 1500 MB allocated (sbatch --mem) and
+// 1024 MB per pair, one pair at a time runs on a node, though it has two
+// cores.
+func TestSlurmMemoryBudget(t *testing.T) {
+	_, dsn := slurmSetup(t)
+	dir := t.TempDir()
+	writeLibrary(t, filepath.Join(dir, "lib"), 4)
+	// A stampSolver that takes a while: two at once would overlap.
+	cmd, _ := json.Marshal([]string{"sh", "-c", `echo "t $(date +%s%N)"; sleep 0.3; echo sat; echo "t $(date +%s%N)"`, "s"})
+	def := filepath.Join(dir, "c.toml")
+	if err := os.WriteFile(def, []byte(fmt.Sprintf(`name = "memory"
+rules = 2018
+library = ["lib"]
+[seed]
+value = 8
+[tracks.single-query]
+wall_limit = "10s"
+memory_mb = 1024
+[[solvers]]
+name = "a"
+tracks = ["single-query"]
+logics = ["QF_UF"]
+command = %s
+[[solvers]]
+name = "b"
+tracks = ["single-query"]
+logics = ["QF_UF"]
+command = %s
+`, cmd, cmd)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCLI(t, "", "compete", "--quiet", "--db", dsn, "--executor", "slurm", "--slurm-jobs", "1", "--sbatch=--mem=1500", def)
+	if code != 0 {
+		t.Fatalf("compete: exit %d\n%s\n%s\n%s", code, out, errs, outputs(dir))
+	}
+	st := openStoreWait(t, dsn)
+	rs, err := st.Results(context.Background(), store.ResultFilter{Track: "single-query"})
+	if err != nil || len(rs) != 8 {
+		t.Fatalf("%d results: %v", len(rs), err)
+	}
+	var spans [][2]int64
+	for _, r := range rs {
+		var extra struct {
+			Output string `json:"output"`
+		}
+		_ = json.Unmarshal([]byte(r.Extra), &extra)
+		from, to, ok := stamps(extra.Output)
+		if !ok {
+			t.Fatalf("no times in %q", extra.Output)
+		}
+		spans = append(spans, [2]int64{from, to})
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i][0] < spans[j][0] })
+	for i := 1; i < len(spans); i++ {
+		if spans[i][0] < spans[i-1][1] {
+			t.Errorf("two pairs at once in an allocation of memory for one: %v", spans)
+			break
+		}
+	}
+}
