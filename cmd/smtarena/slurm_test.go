@@ -111,6 +111,20 @@ command = ["cvc4", "{file}"]
 		t.Fatalf("compete --executor slurm: exit %d\n%s\n%s\n%s", code, out, errs, cluster.Logs())
 	}
 	t.Logf("slurm run: %s", time.Since(start).Round(time.Millisecond))
+	// The store's DSN is in the worker's environment, not its command
+	// line, and its job script is its owner's alone.
+	scripts, _ := filepath.Glob(filepath.Join(dir, "work", "slurm", "*.sh"))
+	for _, sc := range scripts {
+		fi, err := os.Stat(sc)
+		b, _ := os.ReadFile(sc)
+		_, execLine, _ := strings.Cut(string(b), "\nexec ")
+		if err != nil || fi.Mode().Perm() != 0o700 || strings.Contains(execLine, dsn) || !strings.Contains(string(b), "export SMTARENA_DB=") {
+			t.Errorf("job script %s (%v, %v):\n%s", sc, fi.Mode(), err, b)
+		}
+	}
+	if len(scripts) == 0 {
+		t.Error("no job script")
+	}
 	local := filepath.Join(dir, "local.db")
 	if code, out, errs := runCLI(t, "", "compete", "--quiet", "--db", local, localDef); code != 0 {
 		t.Fatalf("compete (local): exit %d\n%s\n%s", code, out, errs)

@@ -48,6 +48,10 @@ type WorkerSpec struct {
 	// Args is the worker's command line: the smtarena binary on the
 	// shared filesystem and its arguments.
 	Args []string
+	// Env holds NAME=value settings for the worker, kept out of its
+	// command line (which every user of a node can read): the store's
+	// DSN, with its password.
+	Env []string
 	// Nodes is how many nodes each worker job gets (default 1; the cloud
 	// track's k, whose pairs start on the first and may use the others).
 	Nodes int
@@ -151,13 +155,22 @@ func (s *Slurm) Run(ctx context.Context, job Job) error {
 // writeScript writes the batch script of the job's workers.
 func (s *Slurm) writeScript(spec WorkerSpec, name string) (string, error) {
 	var b strings.Builder
-	b.WriteString("#!/bin/sh\n# An smtarena worker: claims pairs from the store and runs them until all are done.\nexec")
+	b.WriteString("#!/bin/sh\n# An smtarena worker: claims pairs from the store and runs them until all are done.\n")
+	for _, kv := range spec.Env {
+		name, value, _ := strings.Cut(kv, "=")
+		fmt.Fprintf(&b, "export %s=%s\n", name, shellQuote(value))
+	}
+	b.WriteString("exec")
 	for _, a := range spec.Args {
 		b.WriteString(" " + shellQuote(a))
 	}
 	b.WriteString("\n")
 	path := filepath.Join(s.Dir, name+".sh")
-	if err := os.WriteFile(path, []byte(b.String()), 0o755); err != nil {
+	// Readable by its owner alone: it holds the store's DSN.
+	if err := os.WriteFile(path, []byte(b.String()), 0o700); err != nil {
+		return "", fmt.Errorf("executor slurm: %w", err)
+	}
+	if err := os.Chmod(path, 0o700); err != nil { // made wider by an older smtarena
 		return "", fmt.Errorf("executor slurm: %w", err)
 	}
 	return path, nil
