@@ -576,3 +576,23 @@ command = %s
 		}
 	}
 }
+
+// TestExecutorFlagErrors: bad executor settings are named, with exit 2.
+func TestExecutorFlagErrors(t *testing.T) {
+	dir := t.TempDir()
+	def := faultDef(t, dir, 2)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"compete", "--executor", "pbs", def}, "--executor pbs: want local or slurm"},
+		{[]string{"compete", "--lease", "-1s", def}, "--lease -1s: must be positive"},
+		{[]string{"worker", "--track", "cloud", def}, "--track cloud: " + def + " has no such track"},
+		{[]string{"worker", "--lease", "0s", def}, "--lease 0s: must be positive"},
+	} {
+		code, _, errs := runCLI(t, "", c.args...)
+		if code != 2 || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, %q; want %q", c.args, code, errs, c.want)
+		}
+	}
+}
