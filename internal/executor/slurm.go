@@ -121,7 +121,7 @@ func (s *Slurm) Run(ctx context.Context, job Job) error {
 		if c[store.PairPending]+c[store.PairRunning] == 0 {
 			// Running workers find nothing left and end; a job still
 			// queued (requeued from a lost node) would only do the same.
-			_ = exec.CommandContext(ctx, "scancel", "--name", name, "--state", "PENDING").Run()
+			_ = exec.CommandContext(ctx, "scancel", "--user", strconv.Itoa(os.Getuid()), "--name", name, "--state", "PENDING").Run()
 			return nil
 		}
 		if c[store.PairDone] != lastDone || c[store.PairRunning] != lastRunning {
@@ -196,7 +196,8 @@ func (s *Slurm) submit(ctx context.Context, script, name string, nodes int) (str
 
 // queued counts the worker jobs of a name that are pending or running.
 func (s *Slurm) queued(ctx context.Context, name string) (int, error) {
-	out, err := exec.CommandContext(ctx, "squeue", "--noheader", "--name", name, "--format", "%i %T").CombinedOutput()
+	// Ours: another user's competition of the same name is not.
+	out, err := exec.CommandContext(ctx, "squeue", "--noheader", "--user", strconv.Itoa(os.Getuid()), "--name", name, "--format", "%i %T").CombinedOutput()
 	if err != nil {
 		return 0, fmt.Errorf("executor slurm: squeue: %w: %s", err, strings.TrimSpace(string(out)))
 	}
