@@ -522,31 +522,9 @@ func loseNode(t testing.TB, c *testenv.SlurmCluster, st store.Store, key, node s
 func TestSlurmMemoryBudget(t *testing.T) {
 	_, dsn := slurmSetup(t)
 	dir := t.TempDir()
-	writeLibrary(t, filepath.Join(dir, "lib"), 4)
 	// A stampSolver that takes a while: two at once would overlap.
-	cmd, _ := json.Marshal([]string{"sh", "-c", `echo "t $(date +%s%N)"; sleep 0.3; echo sat; echo "t $(date +%s%N)"`, "s"})
-	def := filepath.Join(dir, "c.toml")
-	if err := os.WriteFile(def, []byte(fmt.Sprintf(`name = "memory"
-rules = 2018
-library = ["lib"]
-[seed]
-value = 8
-[tracks.single-query]
-wall_limit = "10s"
-memory_mb = 1024
-[[solvers]]
-name = "a"
-tracks = ["single-query"]
-logics = ["QF_UF"]
-command = %s
-[[solvers]]
-name = "b"
-tracks = ["single-query"]
-logics = ["QF_UF"]
-command = %s
-`, cmd, cmd)), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	def := stampDef(t, dir, "memory", 4, "", "memory_mb = 1024",
+		[]string{"sh", "-c", `echo "t $(date +%s%N)"; sleep 0.3; echo sat; echo "t $(date +%s%N)"`, "s"})
 	code, out, errs := runCLI(t, "", "compete", "--quiet", "--db", dsn, "--executor", "slurm", "--slurm-jobs", "1", "--sbatch=--mem=1500", def)
 	if code != 0 {
 		t.Fatalf("compete: exit %d\n%s\n%s\n%s", code, out, errs, outputs(dir))
