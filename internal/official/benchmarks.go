@@ -136,7 +136,7 @@ func ImportBenchmarksJSON(ctx context.Context, st store.Store, path string) (Sta
 	// Where each path was first: the entry's index times 4 plus that of its
 	// array in arrayNames (small values: the lists are long).
 	arrayNames := []string{"", "incremental", "non_incremental"}
-	seen := map[string]int32{}
+	seen := make(map[string]int32, mapHint(path, 256)) // an entry takes some 230 bytes
 	d := newJSONReader(r)
 	var paths pathMaker
 	var ms []member
