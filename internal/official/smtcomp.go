@@ -167,7 +167,7 @@ func ImportSMTCOMPJSON(ctx context.Context, st store.Store, path string, opts Op
 	defer closer()
 	d := newJSONReader(r)
 	// A result takes some 380 bytes of the tool's JSON.
-	b := &batcher{ctx: ctx, st: st, seen: make(map[string]int, mapHint(path, 400))}
+	b := &batcher{ctx: ctx, st: st, seen: make(map[keyHash]int, mapHint(path, 400)), hash: newHasher()}
 	if err := b.start(); err != nil {
 		return Stats{}, err
 	}
