@@ -254,12 +254,17 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 			}
 		}
 		clear(index)
-		bs, err := st.Benchmarks(ctx, store.Filter{Paths: paths})
-		if err != nil {
-			return nil, err
-		}
-		for _, b := range bs {
-			index[b.Path] = facts{b.Status, b.Asserts, b.CheckSats}
+		// A few thousand at a time: the records are larger than the facts.
+		for len(paths) > 0 {
+			n := min(len(paths), 4096)
+			bs, err := st.Benchmarks(ctx, store.Filter{Paths: paths[:n]})
+			if err != nil {
+				return nil, err
+			}
+			for _, b := range bs {
+				index[b.Path] = facts{b.Status, b.Asserts, b.CheckSats}
+			}
+			paths = paths[n:]
 		}
 	}
 	unknownN := map[string]bool{}

@@ -136,7 +136,8 @@ func ImportBenchmarksJSON(ctx context.Context, st store.Store, path string) (Sta
 	// Where each path was first: the entry's index times 4 plus that of its
 	// array in arrayNames (small values: the lists are long).
 	arrayNames := []string{"", "incremental", "non_incremental"}
-	seen := map[string]int32{}
+	seen := make(map[keyHash]int32, mapHint(path, 256)) // an entry takes some 230 bytes
+	hash := newHasher()
 	d := newJSONReader(r)
 	var paths pathMaker
 	var ms []member
@@ -182,11 +183,12 @@ func ImportBenchmarksJSON(ctx context.Context, st store.Store, path string) (Sta
 			if !ok {
 				continue
 			}
-			if first, dup := seen[b.Path]; dup {
+			k := hash.of(b.Path)
+			if first, dup := seen[k]; dup {
 				bad("the same benchmark as %s[%d]", arrayNames[first%4], first/4)
 				continue
 			}
-			seen[b.Path] = int32(n)*4 + int32(slices.Index(arrayNames, key))
+			seen[k] = int32(n)*4 + int32(slices.Index(arrayNames, key))
 			if _, ok := have[b.Path]; ok {
 				stats.Skipped++
 				continue

@@ -3,6 +3,7 @@ package official
 import (
 	"context"
 	"fmt"
+	"hash/maphash"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -231,7 +232,8 @@ type batcher struct {
 	st    store.Store
 	buf   []store.Result
 	stats Stats
-	seen  map[string]int // key -> line, to name duplicates within a file
+	seen  map[keyHash]int // key -> line, to name duplicates within a file
+	hash  hasher
 	wb    *writeBehind[store.Result]
 	bulk  store.Bulk
 }
@@ -256,14 +258,15 @@ func (b *batcher) start() error {
 func (b *batcher) add(file string, line int, r store.Result) error {
 	b.stats.Rows++
 	if b.seen == nil {
-		b.seen = map[string]int{}
+		b.seen, b.hash = map[keyHash]int{}, newHasher()
 	}
-	if first, dup := b.seen[r.SourceKey]; dup {
+	k := b.hash.of(r.SourceKey)
+	if first, dup := b.seen[k]; dup {
 		b.stats.Problems = append(b.stats.Problems, Problem{File: file, Line: line,
 			Reason: fmt.Sprintf("the same result as line %d (same year, track, solver, configuration, benchmark and pair)", first)})
 		return nil
 	}
-	b.seen[r.SourceKey] = line
+	b.seen[k] = line
 	b.buf = append(b.buf, r)
 	if len(b.buf) >= batchSize {
 		return b.flush()
@@ -324,3 +327,17 @@ func (b *batcher) finish() error {
 	b.stats.Skipped += written - added
 	return nil
 }
+
+// keyHash stands for a key (a result's source key, a benchmark's path) in
+// the sets by which an importer names the rows a file gives twice: 128 bits
+// of two independently seeded hashes, a fraction of the keys' size (the
+// keys would stay in memory all the import long). Two different keys of a
+// file of a million rows are taken for one with a probability under
+// 10^-26.
+type keyHash [2]uint64
+
+type hasher struct{ a, b maphash.Seed }
+
+func newHasher() hasher { return hasher{maphash.MakeSeed(), maphash.MakeSeed()} }
+
+func (h hasher) of(s string) keyHash { return keyHash{maphash.String(h.a, s), maphash.String(h.b, s)} }
