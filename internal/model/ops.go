@@ -528,7 +528,7 @@ func (e *evaluator) intDiv(op opcode, args []value) value {
 	acc := args[0]
 	for _, d := range args[1:] {
 		if isZero(d) {
-			return undefVal(ReasonPartialFunction, fmt.Sprintf("(%s %s 0): the model does not define division by zero", opName(op), e.show(acc)))
+			return unspecified(opName(op)+" "+e.valueKey(acc), fmt.Sprintf("(%s %s 0): the model does not define division by zero", opName(op), e.show(acc)))
 		}
 		if acc.b == nil && d.b == nil && acc.n != minInt64 && d.n != minInt64 {
 			r := acc.n % d.n
@@ -564,7 +564,7 @@ func (e *evaluator) realDiv(args []value) value {
 	acc := new(big.Rat).Set(args[0].rat())
 	for _, d := range args[1:] {
 		if isZero(d) {
-			return undefVal(ReasonPartialFunction, fmt.Sprintf("(/ %s 0.0): the model does not define division by zero", showRat(acc)))
+			return unspecified("/ "+acc.RatString(), fmt.Sprintf("(/ %s 0.0): the model does not define division by zero", showRat(acc)))
 		}
 		acc.Quo(acc, d.rat())
 	}

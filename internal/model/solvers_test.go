@@ -28,6 +28,10 @@ var solverArgs = map[string][]string{
 	"cvc4": {"cvc4", "--tlimit=10000"},
 }
 
+// solverCmd is how runSolver starts a solver (cvc5-fp: cvc5 with its
+// floating-point solver for any format).
+var solverCmd = map[string][]string{"cvc5-fp": {"cvc5", "--tlimit=10000", "--fp-exp"}}
+
 // satBenchmarks lists the shared sat benchmarks of the model-validation
 // logics (and the array logics, which the validator takes too).
 func satBenchmarks(t *testing.T) []string {
@@ -63,10 +67,13 @@ func modelInput(t testing.TB, file string) []byte {
 
 func runSolver(t testing.TB, solver string, input []byte) []byte {
 	args := solverArgs[solver]
+	if a, ok := solverCmd[solver]; ok {
+		args = a
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	var cmd *exec.Cmd
-	if solver == "z3" {
+	if args[0] == "z3" {
 		cmd = exec.CommandContext(ctx, args[0], append(args[1:], "-in", "-smt2")...)
 	} else {
 		cmd = exec.CommandContext(ctx, args[0], append(args[1:], "--lang=smt2")...)
