@@ -417,8 +417,9 @@ func clip(s string, n int) string {
 func view(s *smtlib.Script, t smtlib.Term) (head, first smtlib.Term, n int) {
 	switch s.Kind(t) {
 	case smtlib.KindApp:
-		n = s.NumArgs(t)
-		return s.Head(t), s.Arg(t, 0), n
+		n = s.NumChildren(t) - 1
+		head = s.Child(t, 0)
+		return head, head + 1, n
 	case smtlib.KindList:
 		n = s.NumChildren(t)
 		if n == 0 {

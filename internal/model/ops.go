@@ -173,6 +173,26 @@ func indexInt(s *smtlib.Script, idx smtlib.Term, nidx, k int) (int, bool) {
 func (e *evaluator) startApp(i int) {
 	f := &e.frames[i]
 	s := f.s
+	// The common case first: a symbol that names a theory operator or a
+	// function, found in the script's symbol cache.
+	if en := e.entry(s, f.head); en != nil {
+		if info := en.op; info.code != opNone && !info.indexed {
+			if int(f.nargs) >= info.min && (info.max < 0 || int(f.nargs) <= info.max) {
+				f.op = info.code
+				f.neg = f.op == opImplies
+				e.resume(i)
+				return
+			}
+		} else if sym := en.sym; sym != nil && info.code == opNone {
+			if _, ok := fpOps[sym.name]; !ok {
+				sym.used = true
+				f.op = opCallArgs
+				f.sym = sym
+				e.resume(i)
+				return
+			}
+		}
+	}
 	name, _, nidx, qsort := ident(s, f.head)
 	if name == "" {
 		e.pop(undefVal(ReasonParseError, "an application whose head is not a function: "+clip(s.TermString(f.t), 80)))
