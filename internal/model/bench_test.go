@@ -206,6 +206,14 @@ func BenchmarkValidateShared(b *testing.B) {
 					continue
 				}
 				items = append(items, item{f, out, []byte(check)})
+				if dir := os.Getenv("SMTARENA_BENCH_DUMP"); dir != "" {
+					// For timing the two as whole processes (farm-bench).
+					base := filepath.Join(dir, logic+"-"+strconv.Itoa(len(items)))
+					os.WriteFile(base+".out", out, 0o644)
+					os.WriteFile(base+".check.smt2", []byte(check), 0o644)
+					src, _ := os.ReadFile(f)
+					os.WriteFile(base+".smt2", src, 0o644)
+				}
 			}
 			var ours, theirs time.Duration
 			for b.Loop() {
