@@ -23,14 +23,14 @@ var mvLogics = []string{"QF_BV", "QF_IDL", "QF_RDL", "QF_LIA", "QF_LRA", "QF_LIR
 	"QF_UFBV", "QF_UFIDL", "QF_UFLIA", "QF_UFLRA", "QF_ABV", "QF_AUFLIA"}
 
 var solverArgs = map[string][]string{
-	"z3":   {"z3", "-T:10"},
-	"cvc5": {"cvc5", "--tlimit=10000"},
-	"cvc4": {"cvc4", "--tlimit=10000"},
+	"z3":   {"z3", "-T:5"},
+	"cvc5": {"cvc5", "--tlimit=5000"},
+	"cvc4": {"cvc4", "--tlimit=5000"},
 }
 
 // solverCmd is how runSolver starts a solver (cvc5-fp: cvc5 with its
 // floating-point solver for any format).
-var solverCmd = map[string][]string{"cvc5-fp": {"cvc5", "--tlimit=10000", "--fp-exp"}}
+var solverCmd = map[string][]string{"cvc5-fp": {"cvc5", "--tlimit=5000", "--fp-exp"}}
 
 // satBenchmarks lists the shared sat benchmarks of the model-validation
 // logics (and the array logics, which the validator takes too).
@@ -70,7 +70,7 @@ func runSolver(t testing.TB, solver string, input []byte) []byte {
 	if a, ok := solverCmd[solver]; ok {
 		args = a
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	var cmd *exec.Cmd
 	if args[0] == "z3" {
