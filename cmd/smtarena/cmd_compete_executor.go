@@ -83,7 +83,8 @@ func competeExecutor(o ExecutorOptions, def *config.Competition, defPath, dsn st
 	}
 	s.Worker = func(job executor.Job) executor.WorkerSpec {
 		track := strings.TrimPrefix(job.Competition, def.Name+"/")
-		spec := executor.WorkerSpec{Args: []string{exe, "worker", "--db", dsn, "--track", track, "--lease", lease.String(), abs}, Nodes: 1}
+		spec := executor.WorkerSpec{Args: []string{exe, "worker", "--track", track, "--lease", lease.String(), abs},
+			Env: []string{"SMTARENA_DB=" + dsn}, Nodes: 1}
 		if track == string(benchmark.Cloud) {
 			spec.Nodes = max(def.Tracks[track].Nodes, 1)
 		}

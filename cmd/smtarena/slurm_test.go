@@ -111,6 +111,20 @@ command = ["cvc4", "{file}"]
 		t.Fatalf("compete --executor slurm: exit %d\n%s\n%s\n%s", code, out, errs, cluster.Logs())
 	}
 	t.Logf("slurm run: %s", time.Since(start).Round(time.Millisecond))
+	// The store's DSN is in the worker's environment, not its command
+	// line, and its job script is its owner's alone.
+	scripts, _ := filepath.Glob(filepath.Join(dir, "work", "slurm", "*.sh"))
+	for _, sc := range scripts {
+		fi, err := os.Stat(sc)
+		b, _ := os.ReadFile(sc)
+		_, execLine, _ := strings.Cut(string(b), "\nexec ")
+		if err != nil || fi.Mode().Perm() != 0o700 || strings.Contains(execLine, dsn) || !strings.Contains(string(b), "export SMTARENA_DB=") {
+			t.Errorf("job script %s (%v, %v):\n%s", sc, fi.Mode(), err, b)
+		}
+	}
+	if len(scripts) == 0 {
+		t.Error("no job script")
+	}
 	local := filepath.Join(dir, "local.db")
 	if code, out, errs := runCLI(t, "", "compete", "--quiet", "--db", local, localDef); code != 0 {
 		t.Fatalf("compete (local): exit %d\n%s\n%s", code, out, errs)
@@ -499,4 +513,64 @@ func loseNode(t testing.TB, c *testenv.SlurmCluster, st store.Store, key, node s
 		t.Fatalf("%d of %s's %d pairs ran again after %s", len(again), node, len(lost), took)
 	}
 	return len(lost), took
+}
+
+// TestSlurmMemoryBudget: a worker's pairs share the memory of its
+// allocation, not the machine's: with 1500 MB allocated (sbatch --mem) and
+// 1024 MB per pair, one pair at a time runs on a node, though it has two
+// cores.
+func TestSlurmMemoryBudget(t *testing.T) {
+	_, dsn := slurmSetup(t)
+	dir := t.TempDir()
+	// A stampSolver that takes a while: two at once would overlap.
+	def := stampDef(t, dir, "memory", 4, "", "memory_mb = 1024",
+		[]string{"sh", "-c", `echo "t $(date +%s%N)"; sleep 0.3; echo sat; echo "t $(date +%s%N)"`, "s"})
+	code, out, errs := runCLI(t, "", "compete", "--quiet", "--db", dsn, "--executor", "slurm", "--slurm-jobs", "1", "--sbatch=--mem=1500", def)
+	if code != 0 {
+		t.Fatalf("compete: exit %d\n%s\n%s\n%s", code, out, errs, outputs(dir))
+	}
+	st := openStoreWait(t, dsn)
+	rs, err := st.Results(context.Background(), store.ResultFilter{Track: "single-query"})
+	if err != nil || len(rs) != 8 {
+		t.Fatalf("%d results: %v", len(rs), err)
+	}
+	var spans [][2]int64
+	for _, r := range rs {
+		var extra struct {
+			Output string `json:"output"`
+		}
+		_ = json.Unmarshal([]byte(r.Extra), &extra)
+		from, to, ok := stamps(extra.Output)
+		if !ok {
+			t.Fatalf("no times in %q", extra.Output)
+		}
+		spans = append(spans, [2]int64{from, to})
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i][0] < spans[j][0] })
+	for i := 1; i < len(spans); i++ {
+		if spans[i][0] < spans[i-1][1] {
+			t.Errorf("two pairs at once in an allocation of memory for one: %v", spans)
+			break
+		}
+	}
+}
+
+// TestExecutorFlagErrors: bad executor settings are named, with exit 2.
+func TestExecutorFlagErrors(t *testing.T) {
+	dir := t.TempDir()
+	def := faultDef(t, dir, 2)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"compete", "--executor", "pbs", def}, "--executor pbs: want local or slurm"},
+		{[]string{"compete", "--lease", "-1s", def}, "--lease -1s: must be positive"},
+		{[]string{"worker", "--track", "cloud", def}, "--track cloud: " + def + " has no such track"},
+		{[]string{"worker", "--lease", "0s", def}, "--lease 0s: must be positive"},
+	} {
+		code, _, errs := runCLI(t, "", c.args...)
+		if code != 2 || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, %q; want %q", c.args, code, errs, c.want)
+		}
+	}
 }
