@@ -198,7 +198,7 @@ func BenchmarkValidateShared(b *testing.B) {
 				}
 				in := modelInput(b, f)
 				out := runSolver(b, "z3", in)
-				if !bytes.HasPrefix(out, []byte("sat")) || bytes.Contains(out, []byte("\ntimeout")) {
+				if !bytes.HasPrefix(out, []byte("sat")) || z3Timeout.Match(out) {
 					continue
 				}
 				check := z3CheckScript(b, f, out)
@@ -206,6 +206,14 @@ func BenchmarkValidateShared(b *testing.B) {
 					continue
 				}
 				items = append(items, item{f, out, []byte(check)})
+				if dir := os.Getenv("SMTARENA_BENCH_DUMP"); dir != "" {
+					// For timing the two as whole processes (farm-bench).
+					base := filepath.Join(dir, logic+"-"+strconv.Itoa(len(items)))
+					os.WriteFile(base+".out", out, 0o644)
+					os.WriteFile(base+".check.smt2", []byte(check), 0o644)
+					src, _ := os.ReadFile(f)
+					os.WriteFile(base+".smt2", src, 0o644)
+				}
 			}
 			var ours, theirs time.Duration
 			for b.Loop() {

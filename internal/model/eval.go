@@ -324,6 +324,16 @@ func (e *evaluator) lookupSym(s *smtlib.Script, t smtlib.Term) *symbol {
 	return e.syms[s.Name(t)]
 }
 
+// sameUnspecified reports whether two undefined values are the same
+// unspecified application.
+func sameUnspecified(a, b value) bool {
+	if a.k != vUndef || b.k != vUndef {
+		return false
+	}
+	ua, ub := a.undefInfo(), b.undefInfo()
+	return ua.ident != "" && ua.ident == ub.ident
+}
+
 // isAbstractName recognises the abstract values solvers print for
 // uninterpreted sorts: z3's U!val!0, cvc4's @uc_U_0, cvc5's @U_0.
 func isAbstractName(name string) bool {
@@ -407,8 +417,9 @@ func clip(s string, n int) string {
 func view(s *smtlib.Script, t smtlib.Term) (head, first smtlib.Term, n int) {
 	switch s.Kind(t) {
 	case smtlib.KindApp:
-		n = s.NumArgs(t)
-		return s.Head(t), s.Arg(t, 0), n
+		n = s.NumChildren(t) - 1
+		head = s.Child(t, 0)
+		return head, head + 1, n
 	case smtlib.KindList:
 		n = s.NumChildren(t)
 		if n == 0 {
@@ -715,6 +726,11 @@ func (e *evaluator) resume(i int) {
 		f = &e.frames[i]
 	}
 	args := e.vals[f.vbase:]
+	if (f.op == opEq || f.op == opDistinct) && len(args) == 2 && sameUnspecified(args[0], args[1]) {
+		// The same unspecified application: one value, whatever it is.
+		e.pop(boolVal(f.op == opEq))
+		return
+	}
 	for _, a := range args {
 		if a.k == vUndef {
 			e.pop(a)
@@ -853,7 +869,7 @@ func (e *evaluator) resumeIte(i int) {
 		e.pushTerm(f.s, f.first+2, f.envBase)
 	default:
 		a, b := e.vals[len(e.vals)-2], e.vals[len(e.vals)-1]
-		if a.k != vUndef && b.k != vUndef && equal(a, b) {
+		if (a.k != vUndef && b.k != vUndef && equal(a, b)) || sameUnspecified(a, b) {
 			e.pop(a)
 			return
 		}
