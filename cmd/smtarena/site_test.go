@@ -580,8 +580,8 @@ func browseSite(t *testing.T, ctx context.Context, w *watcher, siteDir string, l
 }
 
 // TestDemoSiteBrowser runs the competition of make demo (examples/demo.toml:
-// single-query, incremental, unsat-core and proof tracks, four real
-// solvers) on its generated library, publishes it, and loads every page of
+// single-query, incremental, unsat-core, model-validation and proof
+// tracks, four real solvers) on its generated library, publishes it, and loads every page of
 // its site in Chromium.
 func TestDemoSiteBrowser(t *testing.T) {
 	needRootForRuns(t)
@@ -590,6 +590,9 @@ func TestDemoSiteBrowser(t *testing.T) {
 			testenv.Skipf(t, "needs %s: %v", s, err)
 		}
 	}
+	// The model-validation track's validator runs as this test binary
+	// re-executed as smtarena.
+	t.Setenv("SMTARENA_TEST_MAIN", "1")
 	ctx := browser(t)
 	dir := t.TempDir()
 	if code, _, errs := runCLI(t, "", "generate", "--out", filepath.Join(dir, "library"), "--seed", "7", "--size", "small"); code != 0 {
@@ -625,7 +628,7 @@ func TestDemoSiteBrowser(t *testing.T) {
 	}
 	w := watch(ctx, "file://"+siteDir+"/")
 	browseSite(t, ctx, w, siteDir, 30)
-	for _, track := range []string{"single-query", "incremental", "unsat-core", "proof"} {
+	for _, track := range []string{"single-query", "incremental", "unsat-core", "model-validation", "proof"} {
 		if _, err := os.Stat(filepath.Join(siteDir, "t", track, "index.html")); err != nil {
 			t.Errorf("no %s track on the demo's site", track)
 		}
@@ -633,6 +636,7 @@ func TestDemoSiteBrowser(t *testing.T) {
 	for _, shot := range []struct{ name, page string }{
 		{"demo-overview", "index.html"}, {"demo-unsat-core", "t/unsat-core/QF_LinearIntArith.html"}, {"demo-proof", "t/proof/QF_Equality.html"},
 		{"demo-incremental", "t/incremental/QF_LinearIntArith.html"},
+		{"demo-model-validation", "t/model-validation/QF_Bitvec.html"},
 	} {
 		do(t, ctx, chromedp.Navigate("file://"+siteDir+"/"+shot.page), chromedp.WaitReady("body"))
 		screenshot(t, ctx, shot.name)

@@ -394,21 +394,6 @@ func (s *Server) progress(w http.ResponseWriter, snap *snapshot) {
 	}{rows, snap.results, snap.latest, snap.built.UTC().Format(time.RFC3339)}) // a client gone away is not an error of ours
 }
 
-// refreshNodes reads the pairs per node, if the server has a source.
-func (s *Server) refreshNodes(ctx context.Context) {
-	if s.opts.Nodes == nil {
-		return
-	}
-	n, err := s.opts.Nodes(ctx)
-	if err != nil {
-		s.opts.Log.Warn("pairs per node", "error", err)
-		return
-	}
-	s.mu.Lock()
-	s.nodes = n
-	s.mu.Unlock()
-}
-
 // eta is the seconds left at a rate of pairs a second: 0 when done, -1
 // when unknown.
 func eta(g report.Progress, rate float64) float64 {
@@ -433,4 +418,19 @@ func (s *Server) observe(c map[string]map[string]int) {
 			s.firstAt[t], s.firstN[t] = now, m[store.PairDone]
 		}
 	}
+}
+
+// refreshNodes reads the pairs per node, if the server has a source.
+func (s *Server) refreshNodes(ctx context.Context) {
+	if s.opts.Nodes == nil {
+		return
+	}
+	n, err := s.opts.Nodes(ctx)
+	if err != nil {
+		s.opts.Log.Warn("pairs per node", "error", err)
+		return
+	}
+	s.mu.Lock()
+	s.nodes = n
+	s.mu.Unlock()
 }
