@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/smtarena/smtarena/internal/config"
 	"github.com/smtarena/smtarena/internal/store"
 	"github.com/smtarena/smtarena/internal/testenv"
 )
@@ -571,6 +572,80 @@ func TestExecutorFlagErrors(t *testing.T) {
 		code, _, errs := runCLI(t, "", c.args...)
 		if code != 2 || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, %q; want %q", c.args, code, errs, c.want)
+		}
+	}
+}
+
+// TestDemoSlurm runs the demo's competition (examples/demo.toml, on the
+// library `make demo` generates: every track, the four solvers, the
+// unsat-core validation) with the Slurm executor on the two-node cluster
+// and with the local executor: the same results, track by track.
+func TestDemoSlurm(t *testing.T) {
+	for _, s := range []string{"z3", "cvc4", "cvc5", "boolector"} {
+		if _, err := exec.LookPath(s); err != nil {
+			testenv.Skipf(t, "needs %s: %v", s, err)
+		}
+	}
+	_, dsn := slurmSetup(t)
+	dir := t.TempDir()
+	if code, out, errs := runCLI(t, "", "generate", "--out", filepath.Join(dir, "out", "demo", "library"), "--seed", "7", "--size", "small"); code != 0 {
+		t.Fatalf("generate: %s %s", out, errs)
+	}
+	src, err := os.ReadFile(filepath.Join(testenv.Root(), "examples", "demo.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "examples"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	def, localDef := filepath.Join(dir, "examples", "demo.toml"), filepath.Join(dir, "examples", "local.toml")
+	local := strings.Replace(string(src), `workdir = "../out/demo/work"`, `workdir = "../out/demo/work-local"`, 1)
+	if local == string(src) {
+		t.Fatal("examples/demo.toml has no workdir line to change")
+	}
+	if err := os.WriteFile(def, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(localDef, []byte(local), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errs := runCLI(t, "", "compete", "--quiet", "--db", dsn, "--executor", "slurm", "--slurm-jobs", "2", def); code != 0 {
+		t.Fatalf("compete --executor slurm: exit %d\n%s\n%s\n%s", code, out, errs, outputs(filepath.Join(dir, "out", "demo")))
+	}
+	localDB := filepath.Join(dir, "local.db")
+	if code, out, errs := runCLI(t, "", "compete", "--quiet", "--db", localDB, localDef); code != 0 {
+		t.Fatalf("compete (local): exit %d\n%s\n%s", code, out, errs)
+	}
+	pg := openStoreWait(t, dsn)
+	lo := openStoreWait(t, localDB)
+	cdef, err := config.Load(def)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range cdef.TrackNames() {
+		results := func(st store.Store) map[string][]string {
+			rs, err := st.Results(context.Background(), store.ResultFilter{Track: string(tr)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := map[string][]string{}
+			for _, r := range rs {
+				k := r.Solver + " " + r.Configuration + " " + r.BenchmarkPath
+				out[k] = append(out[k], r.Status+" "+r.Answer)
+			}
+			for _, v := range out {
+				sort.Strings(v)
+			}
+			return out
+		}
+		a, b := results(pg), results(lo)
+		if len(a) == 0 || len(a) != len(b) {
+			t.Errorf("%s: %d results on Slurm, %d locally", tr, len(a), len(b))
+		}
+		for k, v := range a {
+			if fmt.Sprint(v) != fmt.Sprint(b[k]) {
+				t.Errorf("%s %s: %v on Slurm, %v locally", tr, k, v, b[k])
+			}
 		}
 	}
 }
