@@ -476,33 +476,43 @@ command = ["sh", "-c", %q, "b", "{hostfile}", "{file}"]
 }
 
 // loseNode waits until node runs pairs, loses it (its slurmd and every
-// process of its jobs get SIGKILL) and waits until each of the pairs it
-// ran is claimed by another node. It returns how many pairs were lost and
-// how long after the loss the last one was claimed again.
+// process of its jobs get SIGKILL) and waits until each pair it held at
+// that moment is claimed by another node. It returns how many pairs were
+// lost and how long after the loss the last one was claimed again.
 func loseNode(t testing.TB, c *testenv.SlurmCluster, st store.Store, key, node string, limit time.Duration) (int, time.Duration) {
 	t.Helper()
 	held := func(p store.Pair) bool { return strings.HasPrefix(p.Owner, node+"/") }
-	var lost []int64
-	for deadline := time.Now().Add(60 * time.Second); len(lost) == 0 && time.Now().Before(deadline); {
+	running := func() []int64 {
 		ps, _ := st.Pairs(context.Background(), key)
+		var ids []int64
 		for _, p := range ps {
 			if p.State == store.PairRunning && held(p) {
-				lost = append(lost, p.ID)
+				ids = append(ids, p.ID)
 			}
 		}
-		time.Sleep(20 * time.Millisecond)
+		return ids
 	}
-	if len(lost) == 0 {
-		t.Fatalf("%s runs no pair to lose", node)
+	for deadline := time.Now().Add(60 * time.Second); len(running()) == 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s runs no pair to lose", node)
+		}
 	}
 	start := time.Now()
 	c.KillNode(t, node)
+	// What the node held when it died (a pair it finished just before
+	// is done, not lost).
+	lost := running()
+	if len(lost) == 0 {
+		t.Fatalf("%s held no pair when it was lost", node)
+	}
 	again := map[int64]bool{}
 	for len(again) < len(lost) && time.Since(start) < limit {
 		ps, _ := st.Pairs(context.Background(), key)
 		for _, p := range ps {
 			for _, id := range lost {
-				if p.ID == id && !held(p) {
+				// Run again elsewhere, or done by the node itself: a
+				// commit it sent just before it died.
+				if p.ID == id && (!held(p) || p.State == store.PairDone) {
 					again[id] = true
 				}
 			}
