@@ -224,7 +224,8 @@ func (w *writeBehind[T]) wait() (added, written int, err error) {
 }
 
 // batcher adds results to the store in batches and counts them. Started
-// (start), it writes behind, and finish waits for the writer.
+// (start), it writes behind in one transaction, and finish waits for the
+// writer and commits.
 type batcher struct {
 	ctx   context.Context
 	st    store.Store
@@ -232,15 +233,23 @@ type batcher struct {
 	stats Stats
 	seen  map[string]int // key -> line, to name duplicates within a file
 	wb    *writeBehind[store.Result]
+	bulk  store.Bulk
 }
 
 // batchSize is how many rows one call of the store adds: a multiple of
 // the rows of its multi-row INSERTs (400), so that one statement serves.
 const batchSize = 4800
 
-// start makes the batcher write behind.
-func (b *batcher) start() {
-	b.wb = newWriteBehind(func(rs []store.Result) (int, error) { return b.st.AddResults(b.ctx, rs) })
+// start makes the batcher write behind, all in one transaction of the
+// store (see store.Bulk) that finish commits.
+func (b *batcher) start() error {
+	bulk, err := b.st.Bulk(b.ctx)
+	if err != nil {
+		return err
+	}
+	b.bulk = bulk
+	b.wb = newWriteBehind(bulk.AddResults)
+	return nil
 }
 
 // add queues a result read at file:line.
@@ -304,7 +313,14 @@ func (b *batcher) finish() error {
 	b.buf = nil
 	added, written, err := b.wb.wait()
 	b.wb = nil
+	if err != nil {
+		_ = b.bulk.Rollback()
+		return err
+	}
+	if err := b.bulk.Commit(); err != nil {
+		return err
+	}
 	b.stats.Added += added
 	b.stats.Skipped += written - added
-	return err
+	return nil
 }

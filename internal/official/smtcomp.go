@@ -134,7 +134,9 @@ func ImportSMTCOMPJSON(ctx context.Context, st store.Store, path string, opts Op
 	defer closer()
 	d := newJSONReader(r)
 	b := &batcher{ctx: ctx, st: st}
-	b.start()
+	if err := b.start(); err != nil {
+		return Stats{}, err
+	}
 	fast := smtcompFast{opts: opts, given: given, givenComp: givenComp}
 	n := 0
 	var ms []member

@@ -84,6 +84,9 @@ type scope struct {
 	results []int32
 	logics  []*scope // a division's per-logic scopes
 	logic   map[string]*scope
+
+	gridOnce  sync.Once
+	gridCache *grid
 }
 
 type resInfo struct {

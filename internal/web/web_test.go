@@ -130,3 +130,28 @@ func TestServeRun(t *testing.T) {
 		t.Errorf("Run: %v", err)
 	}
 }
+
+// TestServeBuilding: before the first build, a page that says so.
+func TestServeBuilding(t *testing.T) {
+	s := New(Options{Load: func(context.Context) (*report.Input, error) { return input(), nil }})
+	w := get(t, s, "GET", "/index.html", nil)
+	if w.Code != http.StatusServiceUnavailable || !strings.Contains(w.Body.String(), "being built") || w.Header().Get("Retry-After") == "" {
+		t.Errorf("before the first build: %d %s", w.Code, w.Body.String())
+	}
+}
+
+func TestETA(t *testing.T) {
+	for _, c := range []struct {
+		g    report.Progress
+		rate float64
+		want float64
+	}{
+		{report.Progress{Planned: 10, Done: 10}, 0, 0},
+		{report.Progress{Planned: 10, Done: 4}, 0, -1},
+		{report.Progress{Planned: 10, Done: 4}, 2, 3},
+	} {
+		if got := eta(c.g, c.rate); got != c.want {
+			t.Errorf("eta(%+v, %v) = %v, want %v", c.g, c.rate, got, c.want)
+		}
+	}
+}
