@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/smtarena/smtarena/internal/config"
 	"github.com/smtarena/smtarena/internal/store"
 	"github.com/smtarena/smtarena/internal/testenv"
 )
@@ -475,33 +476,43 @@ command = ["sh", "-c", %q, "b", "{hostfile}", "{file}"]
 }
 
 // loseNode waits until node runs pairs, loses it (its slurmd and every
-// process of its jobs get SIGKILL) and waits until each of the pairs it
-// ran is claimed by another node. It returns how many pairs were lost and
-// how long after the loss the last one was claimed again.
+// process of its jobs get SIGKILL) and waits until each pair it held at
+// that moment is claimed by another node. It returns how many pairs were
+// lost and how long after the loss the last one was claimed again.
 func loseNode(t testing.TB, c *testenv.SlurmCluster, st store.Store, key, node string, limit time.Duration) (int, time.Duration) {
 	t.Helper()
 	held := func(p store.Pair) bool { return strings.HasPrefix(p.Owner, node+"/") }
-	var lost []int64
-	for deadline := time.Now().Add(60 * time.Second); len(lost) == 0 && time.Now().Before(deadline); {
+	running := func() []int64 {
 		ps, _ := st.Pairs(context.Background(), key)
+		var ids []int64
 		for _, p := range ps {
 			if p.State == store.PairRunning && held(p) {
-				lost = append(lost, p.ID)
+				ids = append(ids, p.ID)
 			}
 		}
-		time.Sleep(20 * time.Millisecond)
+		return ids
 	}
-	if len(lost) == 0 {
-		t.Fatalf("%s runs no pair to lose", node)
+	for deadline := time.Now().Add(60 * time.Second); len(running()) == 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s runs no pair to lose", node)
+		}
 	}
 	start := time.Now()
 	c.KillNode(t, node)
+	// What the node held when it died (a pair it finished just before
+	// is done, not lost).
+	lost := running()
+	if len(lost) == 0 {
+		t.Fatalf("%s held no pair when it was lost", node)
+	}
 	again := map[int64]bool{}
 	for len(again) < len(lost) && time.Since(start) < limit {
 		ps, _ := st.Pairs(context.Background(), key)
 		for _, p := range ps {
 			for _, id := range lost {
-				if p.ID == id && !held(p) {
+				// Run again elsewhere, or done by the node itself: a
+				// commit it sent just before it died.
+				if p.ID == id && (!held(p) || p.State == store.PairDone) {
 					again[id] = true
 				}
 			}
@@ -571,6 +582,80 @@ func TestExecutorFlagErrors(t *testing.T) {
 		code, _, errs := runCLI(t, "", c.args...)
 		if code != 2 || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, %q; want %q", c.args, code, errs, c.want)
+		}
+	}
+}
+
+// TestDemoSlurm runs the demo's competition (examples/demo.toml, on the
+// library `make demo` generates: every track, the four solvers, the
+// unsat-core validation) with the Slurm executor on the two-node cluster
+// and with the local executor: the same results, track by track.
+func TestDemoSlurm(t *testing.T) {
+	for _, s := range []string{"z3", "cvc4", "cvc5", "boolector"} {
+		if _, err := exec.LookPath(s); err != nil {
+			testenv.Skipf(t, "needs %s: %v", s, err)
+		}
+	}
+	_, dsn := slurmSetup(t)
+	dir := t.TempDir()
+	if code, out, errs := runCLI(t, "", "generate", "--out", filepath.Join(dir, "out", "demo", "library"), "--seed", "7", "--size", "small"); code != 0 {
+		t.Fatalf("generate: %s %s", out, errs)
+	}
+	src, err := os.ReadFile(filepath.Join(testenv.Root(), "examples", "demo.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "examples"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	def, localDef := filepath.Join(dir, "examples", "demo.toml"), filepath.Join(dir, "examples", "local.toml")
+	local := strings.Replace(string(src), `workdir = "../out/demo/work"`, `workdir = "../out/demo/work-local"`, 1)
+	if local == string(src) {
+		t.Fatal("examples/demo.toml has no workdir line to change")
+	}
+	if err := os.WriteFile(def, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(localDef, []byte(local), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errs := runCLI(t, "", "compete", "--quiet", "--db", dsn, "--executor", "slurm", "--slurm-jobs", "2", def); code != 0 {
+		t.Fatalf("compete --executor slurm: exit %d\n%s\n%s\n%s", code, out, errs, outputs(filepath.Join(dir, "out", "demo")))
+	}
+	localDB := filepath.Join(dir, "local.db")
+	if code, out, errs := runCLI(t, "", "compete", "--quiet", "--db", localDB, localDef); code != 0 {
+		t.Fatalf("compete (local): exit %d\n%s\n%s", code, out, errs)
+	}
+	pg := openStoreWait(t, dsn)
+	lo := openStoreWait(t, localDB)
+	cdef, err := config.Load(def)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range cdef.TrackNames() {
+		results := func(st store.Store) map[string][]string {
+			rs, err := st.Results(context.Background(), store.ResultFilter{Track: string(tr)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := map[string][]string{}
+			for _, r := range rs {
+				k := r.Solver + " " + r.Configuration + " " + r.BenchmarkPath
+				out[k] = append(out[k], r.Status+" "+r.Answer)
+			}
+			for _, v := range out {
+				sort.Strings(v)
+			}
+			return out
+		}
+		a, b := results(pg), results(lo)
+		if len(a) == 0 || len(a) != len(b) {
+			t.Errorf("%s: %d results on Slurm, %d locally", tr, len(a), len(b))
+		}
+		for k, v := range a {
+			if fmt.Sprint(v) != fmt.Sprint(b[k]) {
+				t.Errorf("%s %s: %v on Slurm, %v locally", tr, k, v, b[k])
+			}
 		}
 	}
 }
