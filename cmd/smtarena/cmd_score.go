@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/smtarena/smtarena/internal/benchmark"
@@ -189,9 +190,15 @@ func runScore(ctx context.Context, opts ScoreOptions, io streams) error {
 // incremental benchmark's check-sat count, an unsat-core benchmark's number
 // of assertions.
 func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competition string, track benchmark.Track, checkSats string, keep func(*store.Result), io streams) ([]score.Row, error) {
-	var rows []score.Row
+	n, err := st.CountResults(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]score.Row, 0, n) // not grown by copies: a year's rows are many
 	needIndex := false
-	err := st.EachResult(ctx, f, func(r *store.Result) error {
+	var in interner
+	lastPath := ""
+	err = st.EachResult(ctx, f, func(r *store.Result) error {
 		if competition != "" && r.Competition != competition {
 			return nil
 		}
@@ -202,6 +209,13 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 		if err != nil {
 			return err
 		}
+		// The store gives each row strings of its own; the rows keep one
+		// of each (a benchmark's results come one after the other).
+		if row.Benchmark == lastPath {
+			row.Benchmark = lastPath
+		}
+		lastPath = row.Benchmark
+		row.Solver, row.Status, row.Answer, row.Expected, row.Result = in.of(row.Solver), in.of(row.Status), in.of(row.Answer), in.of(row.Expected), in.of(row.Result)
 		if row.Expected == "" || (track == benchmark.UnsatCore && row.Reduction == 0 && row.CoreSize > 0) {
 			needIndex = true
 		}
@@ -222,24 +236,35 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 			needIndex = true
 		}
 	}
-	index := map[string]benchmark.Benchmark{}
+	// What the rows need of their benchmarks (not the whole records: the
+	// rows of a year are many).
+	type facts struct {
+		Status             benchmark.Status
+		Asserts, CheckSats int
+	}
+	index := map[string]facts{}
 	if needIndex {
 		// Only the rows' benchmarks: a library (or the smtcomp tool's
 		// benchmark list) holds hundreds of thousands of others.
-		seen := map[string]bool{}
 		paths := []string{}
 		for _, r := range rows {
-			if !seen[r.Benchmark] {
-				seen[r.Benchmark] = true
+			if _, ok := index[r.Benchmark]; !ok {
+				index[r.Benchmark] = facts{}
 				paths = append(paths, r.Benchmark)
 			}
 		}
-		bs, err := st.Benchmarks(ctx, store.Filter{Paths: paths})
-		if err != nil {
-			return nil, err
-		}
-		for _, b := range bs {
-			index[b.Path] = b
+		clear(index)
+		// A few thousand at a time: the records are larger than the facts.
+		for len(paths) > 0 {
+			n := min(len(paths), 4096)
+			bs, err := st.Benchmarks(ctx, store.Filter{Paths: paths[:n]})
+			if err != nil {
+				return nil, err
+			}
+			for _, b := range bs {
+				index[b.Path] = facts{b.Status, b.Asserts, b.CheckSats}
+			}
+			paths = paths[n:]
 		}
 	}
 	unknownN := map[string]bool{}
@@ -370,8 +395,21 @@ func scoreStored(ctx context.Context, st store.Store, opts ScoreOptions, so scor
 	// them): scoring alone streams them into rows.
 	var results []store.Result
 	var keep func(*store.Result)
-	if wantResults || track == benchmark.UnsatCore {
+	// Of the unsat-core track, only the results with core facts (compete's
+	// runs) have verdicts to read: those are kept, with their rows' places.
+	var coreAt []int
+	var coreResults []store.Result
+	switch {
+	case wantResults:
 		keep = func(r *store.Result) { results = append(results, *r) }
+	case track == benchmark.UnsatCore:
+		n := 0
+		keep = func(r *store.Result) {
+			if strings.Contains(r.Extra, `"core_state"`) {
+				coreAt, coreResults = append(coreAt, n), append(coreResults, *r)
+			}
+			n++
+		}
 	}
 	rows, err := rowsOf(ctx, st, store.ResultFilter{Year: year, Track: string(track)}, opts.Competition, track, opts.CheckSats, keep, io)
 	if err != nil {
@@ -380,8 +418,15 @@ func scoreStored(ctx context.Context, st store.Store, opts ScoreOptions, so scor
 	if len(rows) == 0 {
 		return nil, nil, nil, fmt.Errorf("%w: no %s results of %d in %s (import some with smtarena import, or give --year)", errNoResults, track, year, opts.DB)
 	}
-	if track == benchmark.UnsatCore {
-		if err := applyCoreVerdicts(ctx, st, results, rows, so.Compat, io); err != nil {
+	if track == benchmark.UnsatCore && (wantResults || len(coreAt) > 0) {
+		verdictsOf := results
+		if !wantResults {
+			verdictsOf = make([]store.Result, len(rows))
+			for j, i := range coreAt {
+				verdictsOf[i] = coreResults[j]
+			}
+		}
+		if err := applyCoreVerdicts(ctx, st, verdictsOf, rows, so.Compat, io); err != nil {
 			return nil, nil, nil, err
 		}
 	}
@@ -411,4 +456,20 @@ func scoreStored(ctx context.Context, st store.Store, opts ScoreOptions, so scor
 		fmt.Fprintf(io.err, "smtarena: %s: %d rows left out (or patched)\n", e.Name, e.Rows)
 	}
 	return rep, results, rows, nil
+}
+
+// interner keeps one copy of each of few strings.
+type interner map[string]string
+
+func (in *interner) of(s string) string {
+	if t, ok := (*in)[s]; ok {
+		return t
+	}
+	if *in == nil {
+		*in = interner{}
+	}
+	if len(*in) < 10000 {
+		(*in)[s] = s
+	}
+	return s
 }

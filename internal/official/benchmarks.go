@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -104,20 +105,39 @@ func ImportBenchmarksJSON(ctx context.Context, st store.Store, path string) (Sta
 		return Stats{}, err
 	}
 	var stats Stats
-	wb := newWriteBehind(func(bs []store.Indexed) (int, error) { return len(bs), st.UpsertBenchmarks(ctx, bs) })
+	// One transaction: the list is there, or (a crash, a failing store)
+	// not at all.
+	bulk, err := st.Bulk(ctx)
+	if err != nil {
+		return Stats{}, err
+	}
+	wb := newWriteBehind(func(bs []store.Indexed) (int, error) { return len(bs), bulk.UpsertBenchmarks(bs) })
 	buf := make([]store.Indexed, 0, batchSize)
+	finished, finishErr := false, error(nil)
 	finish := func() error {
+		if finished {
+			return finishErr
+		}
+		finished = true
 		wb.put(buf)
 		added, _, err := wb.wait()
+		if err != nil {
+			_ = bulk.Rollback()
+			finishErr = err
+			return err
+		}
+		if finishErr = bulk.Commit(); finishErr != nil {
+			return finishErr
+		}
 		stats.Added += added
-		return err
+		return nil
 	}
 	unknown := map[string]int{}
-	type place struct {
-		key string
-		n   int
-	}
-	seen := map[string]place{}
+	// Where each path was first: the entry's index times 4 plus that of its
+	// array in arrayNames (small values: the lists are long).
+	arrayNames := []string{"", "incremental", "non_incremental"}
+	seen := make(map[keyHash]int32, mapHint(path, 256)) // an entry takes some 230 bytes
+	hash := newHasher()
 	d := newJSONReader(r)
 	var paths pathMaker
 	var ms []member
@@ -163,11 +183,12 @@ func ImportBenchmarksJSON(ctx context.Context, st store.Store, path string) (Sta
 			if !ok {
 				continue
 			}
-			if first, dup := seen[b.Path]; dup {
-				bad("the same benchmark as %s[%d]", first.key, first.n)
+			k := hash.of(b.Path)
+			if first, dup := seen[k]; dup {
+				bad("the same benchmark as %s[%d]", arrayNames[first%4], first/4)
 				continue
 			}
-			seen[b.Path] = place{key, n}
+			seen[k] = int32(n)*4 + int32(slices.Index(arrayNames, key))
 			if _, ok := have[b.Path]; ok {
 				stats.Skipped++
 				continue

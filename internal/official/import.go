@@ -3,6 +3,7 @@ package official
 import (
 	"context"
 	"fmt"
+	"hash/maphash"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -224,37 +225,48 @@ func (w *writeBehind[T]) wait() (added, written int, err error) {
 }
 
 // batcher adds results to the store in batches and counts them. Started
-// (start), it writes behind, and finish waits for the writer.
+// (start), it writes behind in one transaction, and finish waits for the
+// writer and commits.
 type batcher struct {
 	ctx   context.Context
 	st    store.Store
 	buf   []store.Result
 	stats Stats
-	seen  map[string]int // key -> line, to name duplicates within a file
+	seen  map[keyHash]int // key -> line, to name duplicates within a file
+	hash  hasher
 	wb    *writeBehind[store.Result]
+	bulk  store.Bulk
 }
 
 // batchSize is how many rows one call of the store adds: a multiple of
 // the rows of its multi-row INSERTs (400), so that one statement serves.
 const batchSize = 4800
 
-// start makes the batcher write behind.
-func (b *batcher) start() {
-	b.wb = newWriteBehind(func(rs []store.Result) (int, error) { return b.st.AddResults(b.ctx, rs) })
+// start makes the batcher write behind, all in one transaction of the
+// store (see store.Bulk) that finish commits.
+func (b *batcher) start() error {
+	bulk, err := b.st.Bulk(b.ctx)
+	if err != nil {
+		return err
+	}
+	b.bulk = bulk
+	b.wb = newWriteBehind(bulk.AddResults)
+	return nil
 }
 
 // add queues a result read at file:line.
 func (b *batcher) add(file string, line int, r store.Result) error {
 	b.stats.Rows++
 	if b.seen == nil {
-		b.seen = map[string]int{}
+		b.seen, b.hash = map[keyHash]int{}, newHasher()
 	}
-	if first, dup := b.seen[r.SourceKey]; dup {
+	k := b.hash.of(r.SourceKey)
+	if first, dup := b.seen[k]; dup {
 		b.stats.Problems = append(b.stats.Problems, Problem{File: file, Line: line,
 			Reason: fmt.Sprintf("the same result as line %d (same year, track, solver, configuration, benchmark and pair)", first)})
 		return nil
 	}
-	b.seen[r.SourceKey] = line
+	b.seen[k] = line
 	b.buf = append(b.buf, r)
 	if len(b.buf) >= batchSize {
 		return b.flush()
@@ -304,7 +316,28 @@ func (b *batcher) finish() error {
 	b.buf = nil
 	added, written, err := b.wb.wait()
 	b.wb = nil
+	if err != nil {
+		_ = b.bulk.Rollback()
+		return err
+	}
+	if err := b.bulk.Commit(); err != nil {
+		return err
+	}
 	b.stats.Added += added
 	b.stats.Skipped += written - added
-	return err
+	return nil
 }
+
+// keyHash stands for a key (a result's source key, a benchmark's path) in
+// the sets by which an importer names the rows a file gives twice: 128 bits
+// of two independently seeded hashes, a fraction of the keys' size (the
+// keys would stay in memory all the import long). Two different keys of a
+// file of a million rows are taken for one with a probability under
+// 10^-26.
+type keyHash [2]uint64
+
+type hasher struct{ a, b maphash.Seed }
+
+func newHasher() hasher { return hasher{maphash.MakeSeed(), maphash.MakeSeed()} }
+
+func (h hasher) of(s string) keyHash { return keyHash{maphash.String(h.a, s), maphash.String(h.b, s)} }

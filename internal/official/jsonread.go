@@ -97,13 +97,14 @@ func (d *jsonReader) eofError() error {
 // peek skips white space and returns the next byte, or false at the end.
 func (d *jsonReader) peek() (byte, bool) {
 	for {
-		for d.pos < d.end {
-			c := d.buf[d.pos]
+		b := d.buf[d.pos:d.end]
+		for i, c := range b {
 			if c > ' ' || (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+				d.pos += i
 				return c, true
 			}
-			d.pos++
 		}
+		d.pos = d.end
 		if !d.fill() {
 			return 0, false
 		}
@@ -134,6 +135,13 @@ func quoteChar(c byte) string {
 func (d *jsonReader) skipString() error {
 	d.pos++
 	for {
+		// The plain run of the string at once.
+		b := d.buf[d.pos:d.end]
+		i := 0
+		for i < len(b) && b[i] >= 0x20 && b[i] != '"' && b[i] != '\\' {
+			i++
+		}
+		d.pos += i
 		for d.pos < d.end {
 			c := d.buf[d.pos]
 			switch {

@@ -3,6 +3,7 @@ package official
 import (
 	"bufio"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -98,6 +99,38 @@ func openJSON(path string) (io.Reader, func() error, error) {
 	return r, f.Close, nil
 }
 
+// jsonSize guesses the size of a JSON file decompressed: a .gz file's
+// trailer has it (modulo 4 GB), a plain file is its size; 0 if unknown.
+// The importers size their maps by it.
+func jsonSize(path string) int64 {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return 0
+	}
+	if strings.HasSuffix(path, ".json") {
+		return fi.Size()
+	}
+	if !strings.HasSuffix(path, ".gz") || fi.Size() < 4 {
+		return 0
+	}
+	var b [4]byte
+	if _, err := f.ReadAt(b[:], fi.Size()-4); err != nil {
+		return 0
+	}
+	return int64(binary.LittleEndian.Uint32(b[:]))
+}
+
+// mapHint is how many entries of perEntry bytes a JSON file of jsonSize
+// may hold, within reason.
+func mapHint(path string, perEntry int64) int {
+	return int(min(jsonSize(path)/perEntry, 1<<22))
+}
+
 // The fields of a result of the smtcomp tool (defs.Result); any other is
 // kept in the result's Extra under its own name.
 var resultFields = map[string]bool{"track": true, "solver": true, "file": true, "result": true, "cpu_time": true,
@@ -133,8 +166,11 @@ func ImportSMTCOMPJSON(ctx context.Context, st store.Store, path string, opts Op
 	}
 	defer closer()
 	d := newJSONReader(r)
-	b := &batcher{ctx: ctx, st: st}
-	b.start()
+	// A result takes some 380 bytes of the tool's JSON.
+	b := &batcher{ctx: ctx, st: st, seen: make(map[keyHash]int, mapHint(path, 400)), hash: newHasher()}
+	if err := b.start(); err != nil {
+		return Stats{}, err
+	}
 	fast := smtcompFast{opts: opts, given: given, givenComp: givenComp}
 	n := 0
 	var ms []member

@@ -53,10 +53,9 @@ func OpenSQLite(ctx context.Context, path string) (*SQLite, error) {
 	// (IMMEDIATE) lets a process wait its turn (busy_timeout) where one
 	// that read first and then wrote would fail at once with "database
 	// is locked" while another process writes (several workers sharing a
-	// file). 16 MB of page cache (SQLite's default is 2 MB): bulk imports
-	// touch the results' and benchmarks' indexes all over.
+	// file).
 	q := url.Values{"_journal_mode": {"WAL"}, "_busy_timeout": {"30000"}, "_synchronous": {"NORMAL"}, "_foreign_keys": {"1"},
-		"_txlock": {"immediate"}, "_cache_size": {"-16384"}}
+		"_txlock": {"immediate"}}
 	db, err := sql.Open("sqlite3", "file:"+path+"?"+q.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)

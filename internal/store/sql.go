@@ -371,6 +371,13 @@ func (s *sqlStore) UpsertBenchmarks(ctx context.Context, bs []Indexed) error {
 	if len(bs) == 0 {
 		return nil
 	}
+	if _, _, err := s.prepareInsert(ctx, benchmarksInsert); err != nil {
+		return fmt.Errorf("store: upsert benchmarks: %w", err)
+	}
+	return s.tx(ctx, func(tx *sql.Tx) error { return s.upsertBenchmarks(ctx, tx, bs) })
+}
+
+func (s *sqlStore) upsertBenchmarks(ctx context.Context, tx *sql.Tx, bs []Indexed) error {
 	// One statement must not change a row twice (PostgreSQL refuses): of
 	// paths given more than once, the last counts, as if one by one.
 	last := make(map[string]int, len(bs))
@@ -386,16 +393,10 @@ func (s *sqlStore) UpsertBenchmarks(ctx context.Context, bs []Indexed) error {
 		}
 		bs = kept
 	}
-	if _, _, err := s.prepareInsert(ctx, benchmarksInsert); err != nil {
-		return fmt.Errorf("store: upsert benchmarks: %w", err)
-	}
-	err := s.tx(ctx, func(tx *sql.Tx) error {
-		_, err := s.insertMany(ctx, tx, benchmarksInsert, len(bs), func(dst []any, i int) []any {
-			b := &bs[i]
-			return append(dst, b.Path, b.Logic, boolInt(b.Incremental), string(b.Category), string(b.Status),
-				joinStatuses(b.Statuses), b.Difficulty, b.Asserts, b.CheckSats, b.Size, b.Sig.ModTime, b.Hash)
-		})
-		return err
+	_, err := s.insertMany(ctx, tx, benchmarksInsert, len(bs), func(dst []any, i int) []any {
+		b := &bs[i]
+		return append(dst, b.Path, b.Logic, boolInt(b.Incremental), string(b.Category), string(b.Status),
+			joinStatuses(b.Statuses), b.Difficulty, b.Asserts, b.CheckSats, b.Size, b.Sig.ModTime, b.Hash)
 	})
 	if err != nil {
 		return fmt.Errorf("store: upsert benchmarks: %w", err)
@@ -491,28 +492,164 @@ func (s *sqlStore) AddResults(ctx context.Context, rs []Result) (int, error) {
 	if len(rs) == 0 {
 		return 0, nil
 	}
+	if _, _, err := s.prepareInsert(ctx, resultsInsert); err != nil {
+		return 0, fmt.Errorf("store: add results: %w", err)
+	}
+	var n int
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		var err error
+		n, err = s.addResults(ctx, tx, rs)
+		return err
+	})
+	if err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+func (s *sqlStore) addResults(ctx context.Context, tx *sql.Tx, rs []Result) (int, error) {
 	for _, r := range rs {
 		if r.SourceKey == "" {
 			return 0, errors.New("store: a result needs a source key")
 		}
 	}
-	if _, _, err := s.prepareInsert(ctx, resultsInsert); err != nil {
-		return 0, fmt.Errorf("store: add results: %w", err)
-	}
-	var n int64
-	err := s.tx(ctx, func(tx *sql.Tx) error {
-		var err error
-		n, err = s.insertMany(ctx, tx, resultsInsert, len(rs), func(dst []any, i int) []any {
-			r := &rs[i]
-			return append(dst, r.Competition, r.Year, r.Track, r.Solver, r.Configuration, r.BenchmarkPath,
-				r.Status, r.Answer, r.Expected, r.CPU, r.Wall, r.MemoryMB, r.Extra, r.SourceKey)
-		})
-		return err
+	n, err := s.insertMany(ctx, tx, resultsInsert, len(rs), func(dst []any, i int) []any {
+		r := &rs[i]
+		return append(dst, r.Competition, r.Year, r.Track, r.Solver, r.Configuration, r.BenchmarkPath,
+			r.Status, r.Answer, r.Expected, r.CPU, r.Wall, r.MemoryMB, r.Extra, r.SourceKey)
 	})
 	if err != nil {
 		return 0, fmt.Errorf("store: add results: %w", err)
 	}
 	return int(n), nil
+}
+
+// sqlBulk is Bulk over a transaction.
+type sqlBulk struct {
+	s   *sqlStore
+	ctx context.Context
+	tx  *sql.Tx
+	// SQLite: the tables seen, and the indexes dropped while an empty
+	// table is filled (CREATE INDEX statements, run again at Commit).
+	seen     map[string]bool
+	indexes  []string
+	cacheSet bool
+}
+
+// fill prepares to add to a table: SQLite builds an index of many rows
+// at once (sorting them) in a fraction of the time it takes to add them one
+// by one, so the first time a bulk adds to an empty table, the table's
+// indexes (but those of its UNIQUE constraints, which keep rows from being
+// added twice) are dropped, and made again at Commit, in the same
+// transaction.
+func (b *sqlBulk) fill(table string) error {
+	if b.s.d.name != "sqlite" || b.seen[table] {
+		return nil
+	}
+	if b.seen == nil {
+		b.seen = map[string]bool{}
+	}
+	b.seen[table] = true
+	var one int
+	err := b.tx.QueryRowContext(b.ctx, `SELECT 1 FROM `+table+` LIMIT 1`).Scan(&one)
+	if err == nil || !errors.Is(err, sql.ErrNoRows) {
+		return err
+	}
+	rows, err := b.tx.QueryContext(b.ctx, `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = $1 AND sql IS NOT NULL`, table)
+	if err != nil {
+		return err
+	}
+	var names []string
+	for rows.Next() {
+		var name, def string
+		if err := rows.Scan(&name, &def); err != nil {
+			rows.Close()
+			return err
+		}
+		names = append(names, name)
+		b.indexes = append(b.indexes, def)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, name := range names {
+		if _, err := b.tx.ExecContext(b.ctx, `DROP INDEX `+name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *sqlStore) Bulk(ctx context.Context) (Bulk, error) {
+	// The statements first: SQLite's store has one connection, which the
+	// transaction holds.
+	for _, q := range []insert{resultsInsert, benchmarksInsert} {
+		if _, _, err := s.prepareInsert(ctx, q); err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	b := &sqlBulk{s: s, ctx: ctx, tx: tx}
+	if s.d.name == "sqlite" {
+		// 16 MB of page cache while the bulk adds (SQLite's default is 2
+		// MB): it touches the indexes all over. The default again after.
+		if _, err := tx.ExecContext(ctx, `PRAGMA cache_size = -16384`); err != nil {
+			_ = tx.Rollback()
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		b.cacheSet = true
+	}
+	return b, nil
+}
+
+// done ends the bulk: the page cache back to SQLite's default.
+func (b *sqlBulk) done() {
+	if b.cacheSet {
+		_, _ = b.s.db.ExecContext(b.ctx, `PRAGMA cache_size = -2000`)
+	}
+}
+
+func (b *sqlBulk) AddResults(rs []Result) (int, error) {
+	if len(rs) == 0 {
+		return 0, nil
+	}
+	if err := b.fill("results"); err != nil {
+		return 0, fmt.Errorf("store: add results: %w", err)
+	}
+	return b.s.addResults(b.ctx, b.tx, rs)
+}
+
+func (b *sqlBulk) UpsertBenchmarks(bs []Indexed) error {
+	if len(bs) == 0 {
+		return nil
+	}
+	if err := b.fill("benchmarks"); err != nil {
+		return fmt.Errorf("store: upsert benchmarks: %w", err)
+	}
+	return b.s.upsertBenchmarks(b.ctx, b.tx, bs)
+}
+
+func (b *sqlBulk) Commit() error {
+	defer b.done()
+	for _, def := range b.indexes {
+		if _, err := b.tx.ExecContext(b.ctx, def); err != nil {
+			_ = b.tx.Rollback()
+			return fmt.Errorf("store: %w", err)
+		}
+	}
+	if err := b.tx.Commit(); err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	return nil
+}
+
+func (b *sqlBulk) Rollback() error {
+	defer b.done()
+	return b.tx.Rollback()
 }
 
 func (s *sqlStore) Results(ctx context.Context, f ResultFilter) ([]Result, error) {
@@ -524,8 +661,8 @@ func (s *sqlStore) Results(ctx context.Context, f ResultFilter) ([]Result, error
 	return out, err
 }
 
-func (s *sqlStore) EachResult(ctx context.Context, f ResultFilter, fn func(*Result) error) error {
-	q := `SELECT id, competition, year, track, solver, configuration, benchmark_path, status, answer, expected, cpu, wall, memory_mb, extra, source_key FROM results`
+// resultsWhere is the WHERE clause of a filter and its arguments.
+func resultsWhere(f ResultFilter) (string, []any) {
 	var where []string
 	var args []any
 	add := func(col string, v any) {
@@ -544,9 +681,24 @@ func (s *sqlStore) EachResult(ctx context.Context, f ResultFilter, fn func(*Resu
 	if f.BenchmarkPath != "" {
 		add("benchmark_path", f.BenchmarkPath)
 	}
-	if len(where) > 0 {
-		q += " WHERE " + strings.Join(where, " AND ")
+	if len(where) == 0 {
+		return "", nil
 	}
+	return " WHERE " + strings.Join(where, " AND "), args
+}
+
+func (s *sqlStore) CountResults(ctx context.Context, f ResultFilter) (int, error) {
+	where, args := resultsWhere(f)
+	var n int
+	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM results`+where, args...).Scan(&n); err != nil {
+		return 0, fmt.Errorf("store: count results: %w", err)
+	}
+	return n, nil
+}
+
+func (s *sqlStore) EachResult(ctx context.Context, f ResultFilter, fn func(*Result) error) error {
+	where, args := resultsWhere(f)
+	q := `SELECT id, competition, year, track, solver, configuration, benchmark_path, status, answer, expected, cpu, wall, memory_mb, extra, source_key FROM results` + where
 	q += " ORDER BY id"
 	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {

@@ -30,6 +30,15 @@ type Store interface {
 	// Results, without keeping them (scoring a year holds rows of its own);
 	// the Result passed is reused, and an error of fn ends the listing.
 	EachResult(ctx context.Context, f ResultFilter, fn func(*Result) error) error
+	// CountResults counts the results Results would list.
+	CountResults(ctx context.Context, f ResultFilter) (int, error)
+
+	// Bulk starts adding many rows in one transaction (an import): what
+	// its AddResults and UpsertBenchmarks add is recorded at its Commit,
+	// all at once, or, after a Rollback or a crash, not at all. The store
+	// is not to be used otherwise until then (SQLite's has one
+	// connection).
+	Bulk(ctx context.Context) (Bulk, error)
 
 	// SaveSelection records a selection under its name, replacing one of
 	// the same name, in one transaction.
@@ -41,6 +50,15 @@ type Store interface {
 	CoreStore
 
 	Close() error
+}
+
+// Bulk adds rows in one transaction; see Store.Bulk. Its methods are as
+// the Store's of the same names, and are not to be called concurrently.
+type Bulk interface {
+	AddResults(rs []Result) (int, error)
+	UpsertBenchmarks(bs []Indexed) error
+	Commit() error
+	Rollback() error
 }
 
 // FileSig identifies the contents of an indexed file cheaply.

@@ -125,10 +125,57 @@ func Run(t *testing.T, newDSN func(t *testing.T) string) {
 		if err != nil || len(each) != 237 || len(all) != 237 || each[236] != all[236] || each[0].SourceKey != "starexec:1" || each[236].CPU != 236.25 {
 			t.Errorf("EachResult: %d results, %v; Results %d", len(each), err, len(all))
 		}
+		if n, err := s.CountResults(ctx, store.ResultFilter{Year: 2019}); err != nil || n != 237 {
+			t.Errorf("CountResults: %d %v", n, err)
+		}
+		if n, err := s.CountResults(ctx, store.ResultFilter{Year: 2019, Solver: "cvc5"}); err != nil || n != 1 {
+			t.Errorf("CountResults of cvc5: %d %v", n, err)
+		}
 		stop := errors.New("stop")
 		k := 0
 		if err := s.EachResult(ctx, store.ResultFilter{}, func(*store.Result) error { k++; return stop }); !errors.Is(err, stop) || k != 1 {
 			t.Errorf("EachResult after an error of fn: %d calls, %v", k, err)
+		}
+	})
+
+	t.Run("Bulk", func(t *testing.T) {
+		s := open(t, newDSN(t))
+		r := store.Result{Competition: "SMT-COMP 2024", Year: 2024, Track: "incremental", Solver: "z3",
+			BenchmarkPath: "incremental/QF_LIA/f/a.smt2", Status: "complete", Answer: "unknown", Extra: `{"correct-answers":3}`, SourceKey: "k1"}
+		b := store.Indexed{Benchmark: benchmark.Benchmark{Path: r.BenchmarkPath, Logic: "QF_LIA", Incremental: true, Status: benchmark.Unknown, CheckSats: 7}}
+		add := func() store.Bulk {
+			t.Helper()
+			bulk, err := s.Bulk(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n, err := bulk.AddResults([]store.Result{r}); err != nil || n != 1 {
+				t.Fatalf("bulk add: %d %v", n, err)
+			}
+			if err := bulk.UpsertBenchmarks([]store.Indexed{b}); err != nil {
+				t.Fatal(err)
+			}
+			return bulk
+		}
+		if err := add().Rollback(); err != nil {
+			t.Fatal(err)
+		}
+		rs, _ := s.Results(ctx, store.ResultFilter{})
+		bs, _ := s.Benchmarks(ctx, store.Filter{})
+		if len(rs) != 0 || len(bs) != 0 {
+			t.Errorf("after a rollback: %d results, %d benchmarks", len(rs), len(bs))
+		}
+		if err := add().Commit(); err != nil {
+			t.Fatal(err)
+		}
+		rs, _ = s.Results(ctx, store.ResultFilter{})
+		bs, _ = s.Benchmarks(ctx, store.Filter{})
+		if len(rs) != 1 || rs[0].Extra != r.Extra || len(bs) != 1 || bs[0].CheckSats != 7 {
+			t.Errorf("after a commit: %+v, %+v", rs, bs)
+		}
+		// The store is usable again, and what is there is not added twice.
+		if n, err := s.AddResults(ctx, []store.Result{r}); err != nil || n != 0 {
+			t.Errorf("add again: %d %v", n, err)
 		}
 	})
 
