@@ -16,6 +16,7 @@ import (
 	"github.com/smtarena/smtarena/internal/benchmark"
 	"github.com/smtarena/smtarena/internal/compete"
 	"github.com/smtarena/smtarena/internal/config"
+	"github.com/smtarena/smtarena/internal/executor"
 	"github.com/smtarena/smtarena/internal/store"
 	"github.com/spf13/cobra"
 )
@@ -106,7 +107,9 @@ func runCompete(ctx context.Context, opts CompeteOptions, path string, io stream
 	}
 	onPair := func(store.Pair, store.Result) {}
 	var prog *pairProgress
-	if !opts.Quiet {
+	// Workers on other machines report no pairs here: the Slurm executor
+	// prints the store's counts instead.
+	if _, remote := ex.(*executor.Slurm); !opts.Quiet && !remote {
 		prog = newPairProgress(io.err, isTerminal(io.err), p.Planned, done)
 		onPair = prog.onPair
 	}

@@ -82,8 +82,12 @@ func competeExecutor(o ExecutorOptions, def *config.Competition, defPath, dsn st
 		s.Partition = e.Partition
 	}
 	s.Worker = func(job executor.Job) executor.WorkerSpec {
-		track := strings.TrimPrefix(job.Competition, def.Name+"/")
-		spec := executor.WorkerSpec{Args: []string{exe, "worker", "--db", dsn, "--track", track, "--lease", lease.String(), abs}, Nodes: 1}
+		// A track's key is NAME/TRACK; its later jobs are keys below it
+		// (NAME/unsat-core/validation), which the track's worker runs
+		// after the track's own pairs, as compete does.
+		track, _, _ := strings.Cut(strings.TrimPrefix(job.Competition, def.Name+"/"), "/")
+		spec := executor.WorkerSpec{Args: []string{exe, "worker", "--track", track, "--lease", lease.String(), abs},
+			Env: []string{"SMTARENA_DB=" + dsn}, Nodes: 1}
 		if track == string(benchmark.Cloud) {
 			spec.Nodes = max(def.Tracks[track].Nodes, 1)
 		}

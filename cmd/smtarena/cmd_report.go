@@ -105,7 +105,7 @@ func runReport(ctx context.Context, opts ReportOptions, io streams) error {
 		// A site of a million results fits in about 1.2 GB when the
 		// garbage collector is told to keep under this (BenchmarkReportMillion);
 		// a bigger one goes over it, collecting more often.
-		debug.SetMemoryLimit(reportMemoryLimit)
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(reportMemoryLimit))
 	}
 	st, err := openSiteStore(ctx, &opts.Score)
 	if err != nil {
@@ -134,13 +134,15 @@ func runReport(ctx context.Context, opts ReportOptions, io streams) error {
 			in.CompareAs[name] = as
 		}
 	}
+	loaded := time.Now()
 	site := report.Build(in)
 	stats, err := site.Write(opts.Out)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(io.out, "wrote %d files (%.1f MB) to %s in %s; largest page %s (%d KB)\n", stats.Files, float64(stats.Bytes)/(1<<20),
-		opts.Out, time.Since(start).Round(time.Millisecond), stats.Largest, stats.LargestBytes>>10)
+	fmt.Fprintf(io.out, "wrote %d files (%.1f MB) to %s in %s (reading and scoring the store %s, the site %s); largest page %s (%d KB)\n",
+		stats.Files, float64(stats.Bytes)/(1<<20), opts.Out, time.Since(start).Round(time.Millisecond), loaded.Sub(start).Round(time.Millisecond),
+		time.Since(loaded).Round(time.Millisecond), stats.Largest, stats.LargestBytes>>10)
 	abs, _ := filepath.Abs(opts.Out)
 	fmt.Fprintf(io.out, "open file://%s/index.html\n", abs)
 	return nil
@@ -293,7 +295,9 @@ func seedText(def *config.Competition) string {
 }
 
 // competitionProgress counts each track and division's pairs: planned,
-// done, running, and the errors and wrong answers among the results.
+// done, running, and the errors and wrong answers among the results. It
+// also adds to each result the host that ran its pair (from the pair's
+// owner), for the pair's details.
 func competitionProgress(ctx context.Context, def *config.Competition, st store.Store, in *report.Input) ([]report.Progress, error) {
 	var out []report.Progress
 	for _, t := range def.TrackNames() {
@@ -301,9 +305,13 @@ func competitionProgress(ctx context.Context, def *config.Competition, st store.
 		if err != nil {
 			return nil, err
 		}
+		hosts := map[string]string{}
 		by := map[string]*report.Progress{}
 		var divs []string
 		for _, p := range ps {
+			if host, _, _ := strings.Cut(p.Owner, "/"); host != "" {
+				hosts[fmt.Sprintf("pair:%d", p.ID)] = host
+			}
 			g := by[p.Division]
 			if g == nil {
 				g = &report.Progress{Track: string(t), Division: p.Division, ETA: -1}
@@ -322,15 +330,19 @@ func competitionProgress(ctx context.Context, def *config.Competition, st store.
 			if tr.Track != t {
 				continue
 			}
-			for _, r := range tr.Results {
-				g := by[divisionOf(r)]
+			for i := range tr.Results {
+				r := &tr.Results[i]
+				if h, ok := hosts[r.SourceKey]; ok {
+					r.Extra = withField(r.Extra, "host", h)
+				}
+				g := by[divisionOf(*r)]
 				if g == nil {
 					continue
 				}
 				if r.Status == "error" || r.Status == "abort" {
 					g.Errors++
 				}
-				if isWrong(r) {
+				if isWrong(*r) {
 					g.Wrong++
 				}
 			}
@@ -444,4 +456,21 @@ func addCoreVerdicts(ctx context.Context, st store.Store, def *config.Competitio
 		r.Extra = string(b)
 	}
 	return nil
+}
+
+// withField adds a string field to a JSON object (extra columns), unless
+// it has one of that name.
+func withField(obj, key, value string) string {
+	obj = strings.TrimSpace(obj)
+	if !strings.HasSuffix(obj, "}") || strings.Contains(obj, `"`+key+`":`) {
+		return obj
+	}
+	k, _ := json.Marshal(key)
+	v, _ := json.Marshal(value)
+	field := string(k) + ":" + string(v)
+	body := strings.TrimSpace(obj[:len(obj)-1])
+	if body == "{" {
+		return "{" + field + "}"
+	}
+	return body + "," + field + "}"
 }

@@ -97,6 +97,7 @@ func runServe(ctx context.Context, opts ServeOptions, io streams, ready func(net
 		}
 	}
 	srv := web.New(wo)
+	fmt.Fprintf(io.out, "building the site from %s (a minute or two for a million pairs) and listening on %s\n", opts.Score.DB, opts.Addr)
 	return srv.Run(ctx, opts.Addr, func(a net.Addr) {
 		url := "http://" + a.String() + "/"
 		if opts.Token != "" {

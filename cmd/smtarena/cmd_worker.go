@@ -71,12 +71,12 @@ func runWorker(ctx context.Context, opts WorkerOptions, path string, io streams)
 		return err
 	}
 	defer st.Close()
+	var tracks []benchmark.Track
 	if opts.Track != "" {
-		tc, ok := def.Tracks[opts.Track]
-		if !ok {
+		if _, ok := def.Tracks[opts.Track]; !ok {
 			return fmt.Errorf("--track %s: %s has no such track (it has %v)", opts.Track, path, def.TrackNames())
 		}
-		def.Tracks = map[string]config.Track{opts.Track: tc}
+		tracks = []benchmark.Track{benchmark.Track(opts.Track)}
 	}
 	node := opts.Node
 	if node == "" {
@@ -91,9 +91,10 @@ func runWorker(ctx context.Context, opts WorkerOptions, path string, io streams)
 	if mb, err := strconv.ParseInt(os.Getenv("SLURM_MEM_PER_NODE"), 10, 64); err == nil && mb > 0 {
 		local.MemoryBudget = mb << 20
 	}
-	copts := compete.Options{Executor: local, Workers: opts.Workers,
+	mv, mvEnv := modelValidatorCommand()
+	copts := compete.Options{Executor: local, Workers: opts.Workers, Tracks: tracks, ModelValidator: mv, ModelValidatorEnv: mvEnv,
 		Log: slog.New(slog.NewTextHandler(io.err, &slog.HandlerOptions{Level: slog.LevelInfo}))}
-	if _, ok := def.Tracks[string(benchmark.Cloud)]; ok {
+	if _, ok := def.Tracks[string(benchmark.Cloud)]; ok && (opts.Track == "" || opts.Track == string(benchmark.Cloud)) {
 		if copts.Hostfile, err = writeHostfile(ctx, def); err != nil {
 			return err
 		}

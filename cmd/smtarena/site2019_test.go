@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"html"
 	"os"
 	"path/filepath"
@@ -80,15 +79,15 @@ func siteTables(page string) (tables map[string][][]string, winners map[string]s
 	return tables, winners
 }
 
-// TestSite2019 imports the official 2019 results of the model-validation
-// and incremental tracks, publishes them with smtarena report, re-scored
+// TestSite2019 imports the official 2019 results of the model-validation,
+// incremental and unsat-core tracks, publishes them with smtarena report, re-scored
 // the official way, and compares every number of every division page of
 // the site with the page SMT-COMP published.
 func TestSite2019(t *testing.T) {
 	dir := testenv.Shared(t, "official-results/2019")
 	tmp := t.TempDir()
 	db := filepath.Join(tmp, "s.db")
-	for _, f := range []string{"Model_Validation_Track.csv.tar.xz", "Incremental_Track.csv.tar.xz"} {
+	for _, f := range []string{"Model_Validation_Track.csv.tar.xz", "Incremental_Track.csv.tar.xz", "Unsat_Core_Track.csv.tar.xz"} {
 		if code, _, errs := runCLI(t, "", "import", "--db", db, filepath.Join(dir, "results", f)); code != 0 {
 			t.Fatalf("import %s: %d %s", f, code, errs)
 		}
@@ -105,7 +104,7 @@ func TestSite2019(t *testing.T) {
 	kinds := map[string]string{"sequential": "sequential", "parallel": "parallel", "sat": "sat", "unsat": "unsat", "twentyfour": "twentyfour"}
 	winnerKey := map[string]string{"sequential": "winner_seq", "parallel": "winner_par", "sat": "winner_sat", "unsat": "winner_unsat", "24 s": "winner_24s"}
 	pages, numbers := 0, 0
-	for _, track := range []benchmark.Track{benchmark.ModelValidation, benchmark.Incremental} {
+	for _, track := range []benchmark.Track{benchmark.ModelValidation, benchmark.Incremental, benchmark.UnsatCore} {
 		published, _ := filepath.Glob(filepath.Join(dir, "pages", "*-"+string(track)+".md"))
 		for _, f := range published {
 			name := filepath.Base(f)
@@ -174,7 +173,6 @@ func TestSite2019(t *testing.T) {
 		t.Errorf("only %d published pages compared", pages)
 	}
 	t.Logf("%d published pages (divisions, biggest lead, largest contribution): %d numbers and names on the site equal to them", pages, numbers)
-	_ = context.Background
 }
 
 var anyTableRe = regexp.MustCompile(`(?s)<table class="data sortable" id="([\w-]+)">(.*?)</table>`)

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"syscall"
@@ -136,6 +137,12 @@ func BenchmarkReportMillion(b *testing.B) {
 		b.ReportMetric(float64(largestHTML)/1024, "largest-page-KB")
 		b.ReportMetric(float64(largestAny)/1024, "largest-non-download-KB")
 		b.Logf("largest page %s; %s", largestName, strings.TrimSpace(string(msg)))
+		if m := regexp.MustCompile(`reading and scoring the store ([^,]+), the site ([^)]+)\)`).FindStringSubmatch(string(msg)); m != nil {
+			d1, _ := time.ParseDuration(m[1])
+			d2, _ := time.ParseDuration(m[2])
+			b.ReportMetric(d1.Seconds(), "s-read-score")
+			b.ReportMetric(d2.Seconds(), "s-build-write")
+		}
 		os.RemoveAll(out)
 		b.StartTimer()
 	}

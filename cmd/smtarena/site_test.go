@@ -206,71 +206,7 @@ func TestSiteBrowser(t *testing.T) {
 	if got := strings.Join(w.take(), "\n"); !strings.Contains(got, "request outside the site: http://192.0.2.1/x.png") || !strings.Contains(got, "boom") {
 		t.Errorf("the watcher missed the control page's faults:\n%s", got)
 	}
-	var pages []string
-	filepath.Walk(siteDir, func(p string, info os.FileInfo, err error) error {
-		if err == nil && strings.HasSuffix(p, ".html") {
-			rel, _ := filepath.Rel(siteDir, p)
-			pages = append(pages, filepath.ToSlash(rel))
-		}
-		if err == nil && !info.IsDir() && info.Size() > 1<<20 {
-			t.Errorf("%s is over 1 MB (%d bytes)", p, info.Size())
-		}
-		return nil
-	})
-	sort.Strings(pages)
-	if len(pages) < 12 {
-		t.Fatalf("only %d pages: %v", len(pages), pages)
-	}
-	// Every page loads without a console error or outside request; every
-	// link, image, style sheet and script it names exists, and so does
-	// the element a link's #fragment names.
-	ids := map[string]map[string]bool{} // page -> ids
-	type link struct{ from, to string }
-	var links []link
-	for _, p := range pages {
-		do(t, ctx, chromedp.Navigate(base+p), chromedp.WaitReady("body"))
-		hrefs := eval[[]string](t, ctx, `Array.from(document.querySelectorAll('a[href],img[src],link[href],script[src]')).map(e => e.href || e.src)`)
-		pageIDs := eval[[]string](t, ctx, `Array.from(document.querySelectorAll('[id]')).map(e => e.id)`)
-		scripts := eval[int](t, ctx, `document.querySelectorAll('script').length`)
-		if scripts != 1 {
-			t.Errorf("%s has %d script elements, want only the site's own", p, scripts)
-		}
-		ids[p] = map[string]bool{}
-		for _, id := range pageIDs {
-			ids[p][id] = true
-		}
-		for _, h := range hrefs {
-			links = append(links, link{p, h})
-		}
-		for _, prob := range w.take() {
-			t.Errorf("%s: %s", p, prob)
-		}
-	}
-	checked := 0
-	for _, l := range links {
-		if strings.HasPrefix(l.to, "data:") {
-			continue
-		}
-		if !strings.HasPrefix(l.to, base) {
-			t.Errorf("%s links outside the site: %s", l.from, l.to)
-			continue
-		}
-		u, err := url.Parse(l.to)
-		if err != nil {
-			t.Errorf("%s: link %s: %v", l.from, l.to, err)
-			continue
-		}
-		rel := strings.TrimPrefix(u.Path, siteDir+"/")
-		if _, err := os.Stat(filepath.Join(siteDir, filepath.FromSlash(rel))); err != nil {
-			t.Errorf("%s: broken link %s", l.from, l.to)
-			continue
-		}
-		if u.Fragment != "" && !ids[rel][u.Fragment] {
-			t.Errorf("%s: link %s: no element #%s there", l.from, l.to, u.Fragment)
-		}
-		checked++
-	}
-	t.Logf("%d pages loaded, %d internal links resolved", len(pages), checked)
+	browseSite(t, ctx, w, siteDir, 12)
 
 	st := openCompeteStore(t, def)
 	rs, err := st.Results(context.Background(), store.ResultFilter{Track: "single-query"})
@@ -566,5 +502,143 @@ func do(t *testing.T, ctx context.Context, steps ...chromedp.Action[chromedp.Voi
 	t.Helper()
 	if err := chromedp.Do(ctx, steps...); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// browseSite loads every page of a site in the browser: no console error,
+// no request outside the site, no page or plot over 1 MB; every link,
+// image, style sheet and script named exists, and so does the element a
+// link's #fragment names.
+func browseSite(t *testing.T, ctx context.Context, w *watcher, siteDir string, least int) {
+	t.Helper()
+	base := "file://" + siteDir + "/"
+	var pages []string
+	filepath.Walk(siteDir, func(p string, info os.FileInfo, err error) error {
+		if err == nil && strings.HasSuffix(p, ".html") {
+			rel, _ := filepath.Rel(siteDir, p)
+			pages = append(pages, filepath.ToSlash(rel))
+		}
+		if err == nil && !info.IsDir() && info.Size() > 1<<20 {
+			t.Errorf("%s is over 1 MB (%d bytes)", p, info.Size())
+		}
+		return nil
+	})
+	sort.Strings(pages)
+	if len(pages) < least {
+		t.Fatalf("only %d pages: %v", len(pages), pages)
+	}
+	// Every page loads without a console error or outside request; every
+	// link, image, style sheet and script it names exists, and so does
+	// the element a link's #fragment names.
+	ids := map[string]map[string]bool{} // page -> ids
+	type link struct{ from, to string }
+	var links []link
+	for _, p := range pages {
+		do(t, ctx, chromedp.Navigate(base+p), chromedp.WaitReady("body"))
+		hrefs := eval[[]string](t, ctx, `Array.from(document.querySelectorAll('a[href],img[src],link[href],script[src]')).map(e => e.href || e.src)`)
+		pageIDs := eval[[]string](t, ctx, `Array.from(document.querySelectorAll('[id]')).map(e => e.id)`)
+		scripts := eval[int](t, ctx, `document.querySelectorAll('script').length`)
+		if scripts != 1 {
+			t.Errorf("%s has %d script elements, want only the site's own", p, scripts)
+		}
+		ids[p] = map[string]bool{}
+		for _, id := range pageIDs {
+			ids[p][id] = true
+		}
+		for _, h := range hrefs {
+			links = append(links, link{p, h})
+		}
+		for _, prob := range w.take() {
+			t.Errorf("%s: %s", p, prob)
+		}
+	}
+	checked := 0
+	for _, l := range links {
+		if strings.HasPrefix(l.to, "data:") {
+			continue
+		}
+		if !strings.HasPrefix(l.to, base) {
+			t.Errorf("%s links outside the site: %s", l.from, l.to)
+			continue
+		}
+		u, err := url.Parse(l.to)
+		if err != nil {
+			t.Errorf("%s: link %s: %v", l.from, l.to, err)
+			continue
+		}
+		rel := strings.TrimPrefix(u.Path, siteDir+"/")
+		if _, err := os.Stat(filepath.Join(siteDir, filepath.FromSlash(rel))); err != nil {
+			t.Errorf("%s: broken link %s", l.from, l.to)
+			continue
+		}
+		if u.Fragment != "" && !ids[rel][u.Fragment] {
+			t.Errorf("%s: link %s: no element #%s there", l.from, l.to, u.Fragment)
+		}
+		checked++
+	}
+	t.Logf("%d pages loaded, %d internal links resolved", len(pages), checked)
+}
+
+// TestDemoSiteBrowser runs the competition of make demo (examples/demo.toml:
+// single-query, incremental, unsat-core, model-validation and proof
+// tracks, four real solvers) on its generated library, publishes it, and loads every page of
+// its site in Chromium.
+func TestDemoSiteBrowser(t *testing.T) {
+	needRootForRuns(t)
+	for _, s := range []string{"z3", "cvc5", "cvc4", "boolector"} {
+		if _, err := exec.LookPath(s); err != nil {
+			testenv.Skipf(t, "needs %s: %v", s, err)
+		}
+	}
+	// The model-validation track's validator runs as this test binary
+	// re-executed as smtarena.
+	t.Setenv("SMTARENA_TEST_MAIN", "1")
+	ctx := browser(t)
+	dir := t.TempDir()
+	if code, _, errs := runCLI(t, "", "generate", "--out", filepath.Join(dir, "library"), "--seed", "7", "--size", "small"); code != 0 {
+		t.Fatalf("generate: %s", errs)
+	}
+	src, err := os.ReadFile(filepath.Join(testenv.Root(), "examples", "demo.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := strings.Replace(strings.Replace(string(src), `library = ["../out/demo/library"]`, `library = ["library"]`, 1),
+		`workdir = "../out/demo/work"`, `workdir = "work"`, 1)
+	if !strings.Contains(def, `library = ["library"]`) || !strings.Contains(def, `workdir = "work"`) {
+		t.Fatal("examples/demo.toml no longer names its library and work directory as this test expects")
+	}
+	checker, err := os.ReadFile(filepath.Join(testenv.Root(), "examples", "proof-checker.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "proof-checker.sh"), checker, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(dir, 0o755) // runs are made as a user of their own, who reads the checker
+	path := filepath.Join(dir, "demo.toml")
+	if err := os.WriteFile(path, []byte(def), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errs := runCLI(t, "", "compete", "--quiet", path); code != 0 {
+		t.Fatalf("compete: %d\n%s\n%s", code, out, errs)
+	}
+	siteDir := filepath.Join(dir, "site")
+	if code, out, errs := runCLI(t, "", "report", "--config", path, "--out", siteDir); code != 0 {
+		t.Fatalf("report: %d\n%s\n%s", code, out, errs)
+	}
+	w := watch(ctx, "file://"+siteDir+"/")
+	browseSite(t, ctx, w, siteDir, 30)
+	for _, track := range []string{"single-query", "incremental", "unsat-core", "model-validation", "proof"} {
+		if _, err := os.Stat(filepath.Join(siteDir, "t", track, "index.html")); err != nil {
+			t.Errorf("no %s track on the demo's site", track)
+		}
+	}
+	for _, shot := range []struct{ name, page string }{
+		{"demo-overview", "index.html"}, {"demo-unsat-core", "t/unsat-core/QF_LinearIntArith.html"}, {"demo-proof", "t/proof/QF_Equality.html"},
+		{"demo-incremental", "t/incremental/QF_LinearIntArith.html"},
+		{"demo-model-validation", "t/model-validation/QF_Bitvec.html"},
+	} {
+		do(t, ctx, chromedp.Navigate("file://"+siteDir+"/"+shot.page), chromedp.WaitReady("body"))
+		screenshot(t, ctx, shot.name)
 	}
 }

@@ -57,30 +57,7 @@ func gaps(spans [][2]int64, skip int) []time.Duration {
 func BenchmarkSlurmPairOverhead(b *testing.B) {
 	_, dsn := slurmSetup(b)
 	dir := b.TempDir()
-	writeLibrary(b, filepath.Join(dir, "lib"), 100)
-	cmd, _ := json.Marshal(stampSolver)
-	def := filepath.Join(dir, "c.toml")
-	if err := os.WriteFile(def, []byte(fmt.Sprintf(`name = "overhead"
-rules = 2018
-library = ["lib"]
-jobs = 1
-[seed]
-value = 9
-[tracks.single-query]
-wall_limit = "10s"
-[[solvers]]
-name = "a"
-tracks = ["single-query"]
-logics = ["QF_UF"]
-command = %s
-[[solvers]]
-name = "b"
-tracks = ["single-query"]
-logics = ["QF_UF"]
-command = %s
-`, cmd, cmd)), 0o644); err != nil {
-		b.Fatal(err)
-	}
+	def := stampDef(b, dir, "overhead", 100, "jobs = 1", "", stampSolver)
 	var errs bytes.Buffer
 	if code := run(context.Background(), []string{"compete", "--quiet", "--db", dsn, "--executor", "slurm", "--slurm-jobs", "2", def},
 		streams{strings.NewReader(""), io.Discard, &errs}); code != 0 {
@@ -172,4 +149,24 @@ command = ["sh", "-c", "sleep 3; echo unsat", "b", "{file}"]
 	_, took := loseNode(b, cluster, st, key, "n1", lease+60*time.Second)
 	b.ReportMetric(took.Seconds(), "s-loss-to-rerun")
 	b.ReportMetric((took - lease).Seconds(), "s-beyond-lease")
+}
+
+// stampDef writes a competition of n benchmarks (writeLibrary) and two
+// solvers a and b running cmd, in the single-query track with a 10 s wall
+// limit; top and track add settings at the top and to the track.
+func stampDef(t testing.TB, dir, name string, n int, top, track string, cmd []string) string {
+	t.Helper()
+	writeLibrary(t, filepath.Join(dir, "lib"), n)
+	c, _ := json.Marshal(cmd)
+	def := filepath.Join(dir, "c.toml")
+	var solvers strings.Builder
+	for _, s := range []string{"a", "b"} {
+		fmt.Fprintf(&solvers, "[[solvers]]\nname = %q\ntracks = [\"single-query\"]\nlogics = [\"QF_UF\"]\ncommand = %s\n", s, c)
+	}
+	src := fmt.Sprintf("name = %q\nrules = 2018\nlibrary = [\"lib\"]\n%s\n[seed]\nvalue = 9\n[tracks.single-query]\nwall_limit = \"10s\"\n%s\n%s",
+		name, top, track, solvers.String())
+	if err := os.WriteFile(def, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return def
 }

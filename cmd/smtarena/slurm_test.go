@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/smtarena/smtarena/internal/config"
 	"github.com/smtarena/smtarena/internal/store"
 	"github.com/smtarena/smtarena/internal/testenv"
 )
@@ -111,6 +112,20 @@ command = ["cvc4", "{file}"]
 		t.Fatalf("compete --executor slurm: exit %d\n%s\n%s\n%s", code, out, errs, cluster.Logs())
 	}
 	t.Logf("slurm run: %s", time.Since(start).Round(time.Millisecond))
+	// The store's DSN is in the worker's environment, not its command
+	// line, and its job script is its owner's alone.
+	scripts, _ := filepath.Glob(filepath.Join(dir, "work", "slurm", "*.sh"))
+	for _, sc := range scripts {
+		fi, err := os.Stat(sc)
+		b, _ := os.ReadFile(sc)
+		_, execLine, _ := strings.Cut(string(b), "\nexec ")
+		if err != nil || fi.Mode().Perm() != 0o700 || strings.Contains(execLine, dsn) || !strings.Contains(string(b), "export SMTARENA_DB=") {
+			t.Errorf("job script %s (%v, %v):\n%s", sc, fi.Mode(), err, b)
+		}
+	}
+	if len(scripts) == 0 {
+		t.Error("no job script")
+	}
 	local := filepath.Join(dir, "local.db")
 	if code, out, errs := runCLI(t, "", "compete", "--quiet", "--db", local, localDef); code != 0 {
 		t.Fatalf("compete (local): exit %d\n%s\n%s", code, out, errs)
@@ -461,33 +476,43 @@ command = ["sh", "-c", %q, "b", "{hostfile}", "{file}"]
 }
 
 // loseNode waits until node runs pairs, loses it (its slurmd and every
-// process of its jobs get SIGKILL) and waits until each of the pairs it
-// ran is claimed by another node. It returns how many pairs were lost and
-// how long after the loss the last one was claimed again.
+// process of its jobs get SIGKILL) and waits until each pair it held at
+// that moment is claimed by another node. It returns how many pairs were
+// lost and how long after the loss the last one was claimed again.
 func loseNode(t testing.TB, c *testenv.SlurmCluster, st store.Store, key, node string, limit time.Duration) (int, time.Duration) {
 	t.Helper()
 	held := func(p store.Pair) bool { return strings.HasPrefix(p.Owner, node+"/") }
-	var lost []int64
-	for deadline := time.Now().Add(60 * time.Second); len(lost) == 0 && time.Now().Before(deadline); {
+	running := func() []int64 {
 		ps, _ := st.Pairs(context.Background(), key)
+		var ids []int64
 		for _, p := range ps {
 			if p.State == store.PairRunning && held(p) {
-				lost = append(lost, p.ID)
+				ids = append(ids, p.ID)
 			}
 		}
-		time.Sleep(20 * time.Millisecond)
+		return ids
 	}
-	if len(lost) == 0 {
-		t.Fatalf("%s runs no pair to lose", node)
+	for deadline := time.Now().Add(60 * time.Second); len(running()) == 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s runs no pair to lose", node)
+		}
 	}
 	start := time.Now()
 	c.KillNode(t, node)
+	// What the node held when it died (a pair it finished just before
+	// is done, not lost).
+	lost := running()
+	if len(lost) == 0 {
+		t.Fatalf("%s held no pair when it was lost", node)
+	}
 	again := map[int64]bool{}
 	for len(again) < len(lost) && time.Since(start) < limit {
 		ps, _ := st.Pairs(context.Background(), key)
 		for _, p := range ps {
 			for _, id := range lost {
-				if p.ID == id && !held(p) {
+				// Run again elsewhere, or done by the node itself: a
+				// commit it sent just before it died.
+				if p.ID == id && (!held(p) || p.State == store.PairDone) {
 					again[id] = true
 				}
 			}
@@ -499,4 +524,138 @@ func loseNode(t testing.TB, c *testenv.SlurmCluster, st store.Store, key, node s
 		t.Fatalf("%d of %s's %d pairs ran again after %s", len(again), node, len(lost), took)
 	}
 	return len(lost), took
+}
+
+// TestSlurmMemoryBudget: a worker's pairs share the memory of its
+// allocation, not the machine's: with 1500 MB allocated (sbatch --mem) and
+// 1024 MB per pair, one pair at a time runs on a node, though it has two
+// cores.
+func TestSlurmMemoryBudget(t *testing.T) {
+	_, dsn := slurmSetup(t)
+	dir := t.TempDir()
+	// A stampSolver that takes a while: two at once would overlap.
+	def := stampDef(t, dir, "memory", 4, "", "memory_mb = 1024",
+		[]string{"sh", "-c", `echo "t $(date +%s%N)"; sleep 0.3; echo sat; echo "t $(date +%s%N)"`, "s"})
+	code, out, errs := runCLI(t, "", "compete", "--quiet", "--db", dsn, "--executor", "slurm", "--slurm-jobs", "1", "--sbatch=--mem=1500", def)
+	if code != 0 {
+		t.Fatalf("compete: exit %d\n%s\n%s\n%s", code, out, errs, outputs(dir))
+	}
+	st := openStoreWait(t, dsn)
+	rs, err := st.Results(context.Background(), store.ResultFilter{Track: "single-query"})
+	if err != nil || len(rs) != 8 {
+		t.Fatalf("%d results: %v", len(rs), err)
+	}
+	var spans [][2]int64
+	for _, r := range rs {
+		var extra struct {
+			Output string `json:"output"`
+		}
+		_ = json.Unmarshal([]byte(r.Extra), &extra)
+		from, to, ok := stamps(extra.Output)
+		if !ok {
+			t.Fatalf("no times in %q", extra.Output)
+		}
+		spans = append(spans, [2]int64{from, to})
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i][0] < spans[j][0] })
+	for i := 1; i < len(spans); i++ {
+		if spans[i][0] < spans[i-1][1] {
+			t.Errorf("two pairs at once in an allocation of memory for one: %v", spans)
+			break
+		}
+	}
+}
+
+// TestExecutorFlagErrors: bad executor settings are named, with exit 2.
+func TestExecutorFlagErrors(t *testing.T) {
+	dir := t.TempDir()
+	def := faultDef(t, dir, 2)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"compete", "--executor", "pbs", def}, "--executor pbs: want local or slurm"},
+		{[]string{"compete", "--lease", "-1s", def}, "--lease -1s: must be positive"},
+		{[]string{"worker", "--track", "cloud", def}, "--track cloud: " + def + " has no such track"},
+		{[]string{"worker", "--lease", "0s", def}, "--lease 0s: must be positive"},
+	} {
+		code, _, errs := runCLI(t, "", c.args...)
+		if code != 2 || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, %q; want %q", c.args, code, errs, c.want)
+		}
+	}
+}
+
+// TestDemoSlurm runs the demo's competition (examples/demo.toml, on the
+// library `make demo` generates: every track, the four solvers, the
+// unsat-core validation) with the Slurm executor on the two-node cluster
+// and with the local executor: the same results, track by track.
+func TestDemoSlurm(t *testing.T) {
+	for _, s := range []string{"z3", "cvc4", "cvc5", "boolector"} {
+		if _, err := exec.LookPath(s); err != nil {
+			testenv.Skipf(t, "needs %s: %v", s, err)
+		}
+	}
+	_, dsn := slurmSetup(t)
+	dir := t.TempDir()
+	if code, out, errs := runCLI(t, "", "generate", "--out", filepath.Join(dir, "out", "demo", "library"), "--seed", "7", "--size", "small"); code != 0 {
+		t.Fatalf("generate: %s %s", out, errs)
+	}
+	src, err := os.ReadFile(filepath.Join(testenv.Root(), "examples", "demo.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "examples"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	def, localDef := filepath.Join(dir, "examples", "demo.toml"), filepath.Join(dir, "examples", "local.toml")
+	local := strings.Replace(string(src), `workdir = "../out/demo/work"`, `workdir = "../out/demo/work-local"`, 1)
+	if local == string(src) {
+		t.Fatal("examples/demo.toml has no workdir line to change")
+	}
+	if err := os.WriteFile(def, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(localDef, []byte(local), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errs := runCLI(t, "", "compete", "--quiet", "--db", dsn, "--executor", "slurm", "--slurm-jobs", "2", def); code != 0 {
+		t.Fatalf("compete --executor slurm: exit %d\n%s\n%s\n%s", code, out, errs, outputs(filepath.Join(dir, "out", "demo")))
+	}
+	localDB := filepath.Join(dir, "local.db")
+	if code, out, errs := runCLI(t, "", "compete", "--quiet", "--db", localDB, localDef); code != 0 {
+		t.Fatalf("compete (local): exit %d\n%s\n%s", code, out, errs)
+	}
+	pg := openStoreWait(t, dsn)
+	lo := openStoreWait(t, localDB)
+	cdef, err := config.Load(def)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range cdef.TrackNames() {
+		results := func(st store.Store) map[string][]string {
+			rs, err := st.Results(context.Background(), store.ResultFilter{Track: string(tr)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := map[string][]string{}
+			for _, r := range rs {
+				k := r.Solver + " " + r.Configuration + " " + r.BenchmarkPath
+				out[k] = append(out[k], r.Status+" "+r.Answer)
+			}
+			for _, v := range out {
+				sort.Strings(v)
+			}
+			return out
+		}
+		a, b := results(pg), results(lo)
+		if len(a) == 0 || len(a) != len(b) {
+			t.Errorf("%s: %d results on Slurm, %d locally", tr, len(a), len(b))
+		}
+		for k, v := range a {
+			if fmt.Sprint(v) != fmt.Sprint(b[k]) {
+				t.Errorf("%s %s: %v on Slurm, %v locally", tr, k, v, b[k])
+			}
+		}
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 
@@ -43,6 +44,10 @@ type Options struct {
 	// it the output is judged in this process. ModelValidatorEnv is extra
 	// environment for it.
 	ModelValidator, ModelValidatorEnv []string
+	// Tracks, when set, limits Run to these tracks (a Slurm worker's);
+	// the others stay in the definition, for what looks at them (the
+	// validators of unsat cores).
+	Tracks []benchmark.Track
 }
 
 // Prepared is a competition made ready to run: its seed, and its pairs
@@ -465,6 +470,9 @@ func Run(ctx context.Context, p *Prepared, opts Options) error {
 		return errors.New("compete: no executor")
 	}
 	for _, t := range p.Def.TrackNames() {
+		if len(opts.Tracks) > 0 && !slices.Contains(opts.Tracks, t) {
+			continue
+		}
 		tc := p.Def.Tracks[string(t)]
 		cores := tc.Cores
 		if t == benchmark.Parallel || t == benchmark.Cloud {

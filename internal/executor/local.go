@@ -187,17 +187,21 @@ func (l *Local) Run(ctx context.Context, job Job) error {
 	// than on a free slot, keeps the loop from claiming in a busy loop
 	// while the last pairs run.
 	finished := make(chan struct{}, workers)
-	wait := func() {
+	poll := l.Poll
+	if poll <= 0 {
+		poll = min(max(lease/10, 100*time.Millisecond), 5*time.Second)
+	}
+	// wait waits for a pair to end, for the next renewal or, with a
+	// timeout (a slot free and nothing to claim), to look again for
+	// leases that expired meanwhile.
+	wait := func(timeout <-chan time.Time) {
 		select {
 		case <-finished:
 		case <-renew.C:
 			_ = job.Store.RenewLeases(ctx, job.Competition, owner, lease)
+		case <-timeout:
 		case <-ctx.Done():
 		}
-	}
-	poll := l.Poll
-	if poll <= 0 {
-		poll = min(max(lease/10, 100*time.Millisecond), 5*time.Second)
 	}
 	// queue holds the claimed pairs of a benchmark that wait for a slot
 	// (ByBenchmark); they are leased, so their leases are renewed too.
@@ -205,7 +209,7 @@ func (l *Local) Run(ctx context.Context, job Job) error {
 	for ctx.Err() == nil {
 		free := len(slots)
 		if free == 0 {
-			wait()
+			wait(nil)
 			continue
 		}
 		ps := queue
@@ -243,7 +247,11 @@ func (l *Local) Run(ctx context.Context, job Job) error {
 			if len(slots) == workers {
 				break // nothing running, nothing to claim: done
 			}
-			wait() // for a running pair to end, then look again
+			var timeout <-chan time.Time
+			if l.UntilDone {
+				timeout = time.After(poll)
+			}
+			wait(timeout) // for a running pair to end, then look again
 			continue
 		}
 		// Only this loop takes slots: the first len(slots) are free now.

@@ -48,6 +48,10 @@ type WorkerSpec struct {
 	// Args is the worker's command line: the smtarena binary on the
 	// shared filesystem and its arguments.
 	Args []string
+	// Env holds NAME=value settings for the worker, kept out of its
+	// command line (which every user of a node can read): the store's
+	// DSN, with its password.
+	Env []string
 	// Nodes is how many nodes each worker job gets (default 1; the cloud
 	// track's k, whose pairs start on the first and may use the others).
 	Nodes int
@@ -92,8 +96,9 @@ func (s *Slurm) Run(ctx context.Context, job Job) error {
 	}
 	// Workers that die at once (a binary not on the nodes, a store they
 	// cannot reach) would be submitted again forever: give up after
-	// several submissions in a row during which no pair was done.
-	fruitless, lastDone := 0, -1
+	// several submissions in a row during which no pair was done or
+	// claimed.
+	fruitless, lastDone, lastRunning := 0, -1, -1
 	var lastJob string
 	for {
 		states, err := job.Store.PairCounts(ctx, job.Competition)
@@ -116,11 +121,12 @@ func (s *Slurm) Run(ctx context.Context, job Job) error {
 		if c[store.PairPending]+c[store.PairRunning] == 0 {
 			// Running workers find nothing left and end; a job still
 			// queued (requeued from a lost node) would only do the same.
-			_ = exec.CommandContext(ctx, "scancel", "--name", name, "--state", "PENDING").Run()
+			_ = exec.CommandContext(ctx, "scancel", "--user", strconv.Itoa(os.Getuid()), "--name", name, "--state", "PENDING").Run()
 			return nil
 		}
-		if c[store.PairDone] != lastDone {
-			fruitless, lastDone = 0, c[store.PairDone]
+		if c[store.PairDone] != lastDone || c[store.PairRunning] != lastRunning {
+			// Workers done or claimed pairs (slow ones may take long).
+			fruitless, lastDone, lastRunning = 0, c[store.PairDone], c[store.PairRunning]
 		}
 		live, err := s.queued(ctx, name)
 		if err != nil {
@@ -149,13 +155,22 @@ func (s *Slurm) Run(ctx context.Context, job Job) error {
 // writeScript writes the batch script of the job's workers.
 func (s *Slurm) writeScript(spec WorkerSpec, name string) (string, error) {
 	var b strings.Builder
-	b.WriteString("#!/bin/sh\n# An smtarena worker: claims pairs from the store and runs them until all are done.\nexec")
+	b.WriteString("#!/bin/sh\n# An smtarena worker: claims pairs from the store and runs them until all are done.\n")
+	for _, kv := range spec.Env {
+		name, value, _ := strings.Cut(kv, "=")
+		fmt.Fprintf(&b, "export %s=%s\n", name, shellQuote(value))
+	}
+	b.WriteString("exec")
 	for _, a := range spec.Args {
 		b.WriteString(" " + shellQuote(a))
 	}
 	b.WriteString("\n")
 	path := filepath.Join(s.Dir, name+".sh")
-	if err := os.WriteFile(path, []byte(b.String()), 0o755); err != nil {
+	// Readable by its owner alone: it holds the store's DSN.
+	if err := os.WriteFile(path, []byte(b.String()), 0o700); err != nil {
+		return "", fmt.Errorf("executor slurm: %w", err)
+	}
+	if err := os.Chmod(path, 0o700); err != nil { // made wider by an older smtarena
 		return "", fmt.Errorf("executor slurm: %w", err)
 	}
 	return path, nil
@@ -181,7 +196,8 @@ func (s *Slurm) submit(ctx context.Context, script, name string, nodes int) (str
 
 // queued counts the worker jobs of a name that are pending or running.
 func (s *Slurm) queued(ctx context.Context, name string) (int, error) {
-	out, err := exec.CommandContext(ctx, "squeue", "--noheader", "--name", name, "--format", "%i %T").CombinedOutput()
+	// Ours: another user's competition of the same name is not.
+	out, err := exec.CommandContext(ctx, "squeue", "--noheader", "--user", strconv.Itoa(os.Getuid()), "--name", name, "--format", "%i %T").CombinedOutput()
 	if err != nil {
 		return 0, fmt.Errorf("executor slurm: squeue: %w: %s", err, strings.TrimSpace(string(out)))
 	}

@@ -138,7 +138,7 @@ func (e *evaluator) selectField(sym *symbol, args []value) value {
 		return boolVal(d.ctor == sel.ctor.name)
 	}
 	if d.ctor != sel.ctor.name {
-		return undefVal(ReasonPartialFunction, fmt.Sprintf("selector %s applied to %s, built by %s", sym.name, clip(e.show(a), 60), d.ctor))
+		return unspecified(sym.name+" "+e.valueKey(a), fmt.Sprintf("selector %s applied to %s, built by %s", sym.name, clip(e.show(a), 60), d.ctor))
 	}
 	return d.args[sel.index]
 }

@@ -70,7 +70,7 @@ type frame struct {
 	head    smtlib.Term
 	fn      *closure
 	sym     *symbol
-	pend    value // and/or/ite: the first undefined operand
+	pend    *undef // and/or/ite: why the first undefined operand is
 }
 
 // evaluator evaluates terms of the benchmark and of the model.
@@ -171,21 +171,22 @@ func (e *evaluator) eval(s *smtlib.Script, t smtlib.Term, envBase int) value {
 func (e *evaluator) push(v value) { e.vals = append(e.vals, v) }
 
 // pushTerm evaluates a leaf at once, or pushes a frame for t.
-func (e *evaluator) pushTerm(s *smtlib.Script, t smtlib.Term, envBase int32) {
+func (e *evaluator) pushTerm(s *smtlib.Script, t smtlib.Term, envBase int32) bool {
 	switch s.Kind(t) {
 	case smtlib.KindSymbol:
 		if v, ok := e.leafSymbol(s, t, envBase); ok {
-			e.push(v)
-			return
+			e.vals = append(e.vals, v)
+			return false
 		}
 	case smtlib.KindNumeral, smtlib.KindDecimal, smtlib.KindHex, smtlib.KindBinary:
-		e.push(e.constant(s, t))
-		return
+		e.vals = append(e.vals, e.constant(s, t))
+		return false
 	case smtlib.KindString:
 		e.push(undefVal(ReasonUnsupported, "string literal "+clip(s.Name(t), 40)+" (strings are not evaluated)"))
-		return
+		return false
 	}
 	e.frames = append(e.frames, frame{s: s, t: t, vbase: int32(len(e.vals)), envBase: envBase, head: smtlib.NoTerm})
+	return true
 }
 
 // lookupBind finds a let variable or parameter.
@@ -201,11 +202,16 @@ func (e *evaluator) lookupBind(name string, envBase int32) (value, bool) {
 // leafSymbol evaluates a symbol that needs no frame: a bound variable, a
 // constant already evaluated, a theory constant.
 func (e *evaluator) leafSymbol(s *smtlib.Script, t smtlib.Term, envBase int32) (value, bool) {
-	name := s.Name(t)
-	if v, ok := e.lookupBind(name, envBase); ok {
-		return v, true
+	if int(envBase) < len(e.binds) {
+		if v, ok := e.lookupBind(s.Name(t), envBase); ok {
+			return v, true
+		}
 	}
-	if sym := e.lookupSym(s, t); sym != nil {
+	en := e.entry(s, t)
+	if en == nil {
+		return value{}, false
+	}
+	if sym := en.sym; sym != nil {
 		sym.used = true
 		if sym.bdef != nil && len(sym.bdef.params) == 0 && sym.bdef.memoSet {
 			return sym.bdef.memo, true
@@ -215,7 +221,11 @@ func (e *evaluator) leafSymbol(s *smtlib.Script, t smtlib.Term, envBase int32) (
 		}
 		return value{}, false
 	}
-	return e.theoryConstant(name, s)
+	if !en.kset {
+		en.kval, en.kok = e.theoryConstant(s.Name(t), s)
+		en.kset = true
+	}
+	return en.kval, en.kok
 }
 
 func (e *evaluator) theoryConstant(name string, s *smtlib.Script) (value, bool) {
@@ -245,10 +255,13 @@ type scriptCache struct {
 // symEntry caches what a symbol of the script being evaluated names: its
 // function symbol (nil: none when gen was current) and theory operator.
 type symEntry struct {
-	set bool
-	gen uint32
-	sym *symbol
-	op  opInfo
+	set  bool
+	kset bool // kval, kok: the theory constant it names, if no symbol
+	kok  bool
+	gen  uint32
+	sym  *symbol
+	op   opInfo
+	kval value
 }
 
 // entry returns the cache entry of symbol t of script s, nil if t is not a
@@ -266,7 +279,7 @@ func (e *evaluator) entry(s *smtlib.Script, t smtlib.Term) *symEntry {
 	en := &cache[idx]
 	if !en.set || (en.sym == nil && en.gen != e.symGen) {
 		name := s.Name(t)
-		en.set, en.gen, en.sym = true, e.symGen, e.syms[name]
+		en.set, en.gen, en.sym, en.kset = true, e.symGen, e.syms[name], false
 		en.op = opByName[name]
 	}
 	return en
@@ -275,6 +288,9 @@ func (e *evaluator) entry(s *smtlib.Script, t smtlib.Term) *symEntry {
 // cacheFor returns the symbol cache of script s. Two scripts alternate
 // (a chunk of the benchmark and the model), so two caches are kept.
 func (e *evaluator) cacheFor(s *smtlib.Script) []symEntry {
+	if e.caches[0].s == s {
+		return e.caches[0].entries
+	}
 	for k := range e.caches {
 		if e.caches[k].s == s {
 			return e.caches[k].entries
@@ -306,6 +322,16 @@ func (e *evaluator) lookupSym(s *smtlib.Script, t smtlib.Term) *symbol {
 		return en.sym
 	}
 	return e.syms[s.Name(t)]
+}
+
+// sameUnspecified reports whether two undefined values are the same
+// unspecified application.
+func sameUnspecified(a, b value) bool {
+	if a.k != vUndef || b.k != vUndef {
+		return false
+	}
+	ua, ub := a.undefInfo(), b.undefInfo()
+	return ua.ident != "" && ua.ident == ub.ident
 }
 
 // isAbstractName recognises the abstract values solvers print for
@@ -391,8 +417,9 @@ func clip(s string, n int) string {
 func view(s *smtlib.Script, t smtlib.Term) (head, first smtlib.Term, n int) {
 	switch s.Kind(t) {
 	case smtlib.KindApp:
-		n = s.NumArgs(t)
-		return s.Head(t), s.Arg(t, 0), n
+		n = s.NumChildren(t) - 1
+		head = s.Child(t, 0)
+		return head, head + 1, n
 	case smtlib.KindList:
 		n = s.NumChildren(t)
 		if n == 0 {
@@ -689,13 +716,21 @@ func (e *evaluator) resume(i int) {
 		e.resumeMatch(i)
 		return
 	}
-	// A strict operator: evaluate every argument, then apply.
-	if f.state < f.nargs {
+	// A strict operator: evaluate every argument (leaves at once, in this
+	// loop), then apply.
+	for f.state < f.nargs {
 		f.state++
-		e.pushTerm(f.s, f.first+smtlib.Term(f.state-1), f.envBase)
-		return
+		if e.pushTerm(f.s, f.first+smtlib.Term(f.state-1), f.envBase) {
+			return
+		}
+		f = &e.frames[i]
 	}
 	args := e.vals[f.vbase:]
+	if (f.op == opEq || f.op == opDistinct) && len(args) == 2 && sameUnspecified(args[0], args[1]) {
+		// The same unspecified application: one value, whatever it is.
+		e.pop(boolVal(f.op == opEq))
+		return
+	}
 	for _, a := range args {
 		if a.k == vUndef {
 			e.pop(a)
@@ -785,8 +820,8 @@ func (e *evaluator) resumeJunction(i int) {
 		}
 		switch {
 		case v.k == vUndef:
-			if f.pend.p == nil {
-				f.pend = v
+			if f.pend == nil {
+				f.pend = v.undefInfo()
 			}
 		case v.k != vBool:
 			e.pop(undefVal(ReasonSortError, "a non-Boolean operand of "+f.s.TermString(f.head)))
@@ -801,8 +836,8 @@ func (e *evaluator) resumeJunction(i int) {
 		e.pushTerm(f.s, f.first+smtlib.Term(f.state-1), f.envBase)
 		return
 	}
-	if f.pend.p != nil {
-		e.pop(f.pend)
+	if f.pend != nil {
+		e.pop(value{k: vUndef, p: f.pend})
 		return
 	}
 	e.pop(boolVal(!decide))
@@ -822,7 +857,7 @@ func (e *evaluator) resumeIte(i int) {
 		case c.isFalse():
 			e.replace(f.s, f.first+2)
 		case c.k == vUndef:
-			f.pend = c
+			f.pend = c.undefInfo()
 			e.vals = e.vals[:len(e.vals)-1]
 			f.state = 2
 			e.pushTerm(f.s, f.first+1, f.envBase)
@@ -834,10 +869,10 @@ func (e *evaluator) resumeIte(i int) {
 		e.pushTerm(f.s, f.first+2, f.envBase)
 	default:
 		a, b := e.vals[len(e.vals)-2], e.vals[len(e.vals)-1]
-		if a.k != vUndef && b.k != vUndef && equal(a, b) {
+		if (a.k != vUndef && b.k != vUndef && equal(a, b)) || sameUnspecified(a, b) {
 			e.pop(a)
 			return
 		}
-		e.pop(f.pend)
+		e.pop(value{k: vUndef, p: f.pend})
 	}
 }

@@ -398,7 +398,7 @@ func (e *evaluator) applyFP(f *frame, args []value) value {
 		return boolVal(!x.isNaN() && !x.neg())
 	case opFPToReal:
 		if x.isNaN() || x.isInf() {
-			return undefVal(ReasonPartialFunction, "fp.to_real of "+x.literal()+" is unspecified")
+			return unspecified("fp.to_real "+x.key(), "fp.to_real of "+x.literal()+" is unspecified")
 		}
 		return realVal(x.rat())
 	case opFPLeq, opFPLt, opFPGeq, opFPGt, opFPEq:
@@ -434,7 +434,7 @@ func (e *evaluator) applyFP(f *frame, args []value) value {
 		case y.isNaN():
 			return e.fpValue(x)
 		case x.isZero() && y.isZero() && x.neg() != y.neg():
-			return undefVal(ReasonPartialFunction, fmt.Sprintf("%s of +0 and -0 is unspecified", name))
+			return unspecified(name+" "+x.key()+" "+y.key(), fmt.Sprintf("%s of +0 and -0 is unspecified", name))
 		}
 		c := fpCmp(x, y)
 		if (f.op == opFPMin) == (c <= 0) {
@@ -464,7 +464,7 @@ func (e *evaluator) applyFP(f *frame, args []value) value {
 			return bad()
 		}
 		if x.isNaN() || x.isInf() {
-			return undefVal(ReasonPartialFunction, fmt.Sprintf("%s of %s is unspecified", name, x.literal()))
+			return unspecified(fmt.Sprintf("%s %d %d %s", name, m, rm, x.key()), fmt.Sprintf("%s of %s is unspecified", name, x.literal()))
 		}
 		n := roundToInt(x.rat(), rm)
 		lo, hi := new(big.Int), new(big.Int).Lsh(big.NewInt(1), uint(m))
@@ -473,7 +473,7 @@ func (e *evaluator) applyFP(f *frame, args []value) value {
 			hi.Lsh(big.NewInt(1), uint(m-1))
 		}
 		if n.Cmp(lo) < 0 || n.Cmp(hi) >= 0 {
-			return undefVal(ReasonPartialFunction, fmt.Sprintf("(_ %s %d) of %s is out of range, unspecified", name, m, x.literal()))
+			return unspecified(fmt.Sprintf("%s %d %d %s", name, m, rm, x.key()), fmt.Sprintf("(_ %s %d) of %s is out of range, unspecified", name, m, x.literal()))
 		}
 		return e.mkBV(n, m)
 	case opFPRoundToIntegral:

@@ -173,6 +173,26 @@ func indexInt(s *smtlib.Script, idx smtlib.Term, nidx, k int) (int, bool) {
 func (e *evaluator) startApp(i int) {
 	f := &e.frames[i]
 	s := f.s
+	// The common case first: a symbol that names a theory operator or a
+	// function, found in the script's symbol cache.
+	if en := e.entry(s, f.head); en != nil {
+		if info := en.op; info.code != opNone && !info.indexed {
+			if int(f.nargs) >= info.min && (info.max < 0 || int(f.nargs) <= info.max) {
+				f.op = info.code
+				f.neg = f.op == opImplies
+				e.resume(i)
+				return
+			}
+		} else if sym := en.sym; sym != nil && info.code == opNone {
+			if _, ok := fpOps[sym.name]; !ok {
+				sym.used = true
+				f.op = opCallArgs
+				f.sym = sym
+				e.resume(i)
+				return
+			}
+		}
+	}
 	name, _, nidx, qsort := ident(s, f.head)
 	if name == "" {
 		e.pop(undefVal(ReasonParseError, "an application whose head is not a function: "+clip(s.TermString(f.t), 80)))
@@ -528,7 +548,7 @@ func (e *evaluator) intDiv(op opcode, args []value) value {
 	acc := args[0]
 	for _, d := range args[1:] {
 		if isZero(d) {
-			return undefVal(ReasonPartialFunction, fmt.Sprintf("(%s %s 0): the model does not define division by zero", opName(op), e.show(acc)))
+			return unspecified(opName(op)+" "+e.valueKey(acc), fmt.Sprintf("(%s %s 0): the model does not define division by zero", opName(op), e.show(acc)))
 		}
 		if acc.b == nil && d.b == nil && acc.n != minInt64 && d.n != minInt64 {
 			r := acc.n % d.n
@@ -564,7 +584,7 @@ func (e *evaluator) realDiv(args []value) value {
 	acc := new(big.Rat).Set(args[0].rat())
 	for _, d := range args[1:] {
 		if isZero(d) {
-			return undefVal(ReasonPartialFunction, fmt.Sprintf("(/ %s 0.0): the model does not define division by zero", showRat(acc)))
+			return unspecified("/ "+acc.RatString(), fmt.Sprintf("(/ %s 0.0): the model does not define division by zero", showRat(acc)))
 		}
 		acc.Quo(acc, d.rat())
 	}

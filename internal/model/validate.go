@@ -54,49 +54,39 @@ func (v *validation) run(bench io.Reader, respName string, resp io.Reader) (Resu
 	}
 	v.e.model = model
 	v.install()
-	sp := newSplitter(bench)
-	for !v.done {
-		data, err := sp.candidate()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return Result{}, fmt.Errorf("read %s: %w", v.name, err)
-		}
-		var s *smtlib.Script
-		var perr error
-		var base, line, col int
-		if data != nil {
-			s, perr = smtlib.Parse(v.name, data, v.opts.Mode)
-		}
-		if data != nil && perr == nil {
-			base, line, col = sp.consume(len(data))
-		} else {
-			// Not the end of a command (or a real error): scan.
-			data, base, line, col, err = sp.next()
+	// The benchmark is read and parsed a chunk ahead of the evaluation, in
+	// a goroutine of its own: on a machine with a core to spare the two
+	// overlap.
+	type parsed struct {
+		c   *chunk
+		err error
+	}
+	chunks := make(chan parsed, 1)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		defer close(chunks)
+		sp := newSplitter(bench)
+		for {
+			c, err := v.nextChunk(sp)
 			if errors.Is(err, io.EOF) {
-				break
+				return
+			}
+			select {
+			case chunks <- parsed{c, err}:
+			case <-stop:
+				return
 			}
 			if err != nil {
-				return Result{}, fmt.Errorf("read %s: %w", v.name, err)
+				return
 			}
-			s, perr = smtlib.Parse(v.name, data, v.opts.Mode)
 		}
-		c := &chunk{s: s, name: v.name, base: base, line: line, col: col}
-		if perr != nil {
-			var el smtlib.ErrorList
-			if errors.As(perr, &el) {
-				for _, e := range el {
-					if e.Pos.IsValid() {
-						local := e.Pos
-						e.Pos = c.position(smtlib.Pos(local.Offset + 1))
-					}
-				}
-				return Result{}, el
-			}
-			return Result{}, perr
+	}()
+	for p := range chunks {
+		if p.err != nil {
+			return Result{}, p.err
 		}
-		if err := v.commands(c); err != nil {
+		if err := v.commands(p.c); err != nil {
 			return Result{}, err
 		}
 		if v.e.abort != nil {
@@ -104,8 +94,56 @@ func (v *validation) run(bench io.Reader, respName string, resp io.Reader) (Resu
 			r.Assertions = v.res.Assertions
 			return r, nil
 		}
+		if v.done {
+			break
+		}
 	}
 	return v.finish(), nil
+}
+
+// nextChunk reads and parses the next run of whole commands; io.EOF at the
+// end. A parse error is returned with positions in the file.
+func (v *validation) nextChunk(sp *splitter) (*chunk, error) {
+	data, err := sp.candidate()
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("read %s: %w", v.name, err)
+	}
+	var s *smtlib.Script
+	var perr error
+	var base, line, col int
+	if data != nil {
+		s, perr = smtlib.Parse(v.name, data, v.opts.Mode)
+	}
+	if data != nil && perr == nil {
+		base, line, col = sp.consume(len(data))
+	} else {
+		// Not the end of a command (or a real error): scan.
+		data, base, line, col, err = sp.next()
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil, err
+			}
+			return nil, fmt.Errorf("read %s: %w", v.name, err)
+		}
+		s, perr = smtlib.Parse(v.name, data, v.opts.Mode)
+	}
+	c := &chunk{s: s, name: v.name, base: base, line: line, col: col}
+	if perr != nil {
+		var el smtlib.ErrorList
+		if errors.As(perr, &el) {
+			for _, e := range el {
+				if e.Pos.IsValid() {
+					e.Pos = c.position(smtlib.Pos(e.Pos.Offset + 1))
+				}
+			}
+			return nil, el
+		}
+		return nil, perr
+	}
+	return c, nil
 }
 
 // readModel reads the check-sat answer and the model. A Result is returned

@@ -256,3 +256,18 @@ func TestRecursion(t *testing.T) {
 		t.Errorf("model recursion: %s (%s)", res, res.Detail)
 	}
 }
+
+// TestUnspecified: an unspecified value is one value: the same
+// application twice is equal to itself, whatever the value.
+func TestUnspecified(t *testing.T) {
+	for _, c := range [][2]string{
+		{"(= (div x 0) (div x 0))", "VALID"},
+		{"(= (div x 0) (div (+ x 0) 0))", "VALID"},
+		{"(distinct (div x 0) (div x 0))", "INVALID bad-model"},
+		{"(= (div x 0) (div (+ x 1) 0))", "UNKNOWN partial-function"},
+		{"(= (fp.to_real (_ +oo 3 5)) (fp.to_real (fp #b0 #b111 #b0000)))", "VALID"},
+		{"(= (ite (> x 0) (div x 0) (div x 0)) (div x 0))", "VALID"},
+	} {
+		bvCase(t, "(declare-fun x () Int)\n", c[0], "(define-fun x () Int 3)", c[1])
+	}
+}

@@ -33,10 +33,20 @@ type value struct {
 	p any
 }
 
-// undef says why a value is not determined.
+// undef says why a value is not determined. A value that SMT-LIB leaves
+// unspecified (a division by zero, fp.to_real of an infinity) is still one
+// fixed value for the same arguments: ident names that application
+// ("fp.to_real (_ +oo 3 5)"), so that two of them are equal.
 type undef struct {
 	reason Reason
 	detail string
+	ident  string
+}
+
+// unspecified is the value of a partial function where SMT-LIB does not
+// specify it and the model does not give it.
+func unspecified(ident, detail string) value {
+	return value{k: vUndef, p: &undef{reason: ReasonPartialFunction, detail: detail, ident: ident}}
 }
 
 type absVal struct{ name string }

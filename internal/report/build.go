@@ -84,6 +84,9 @@ type scope struct {
 	results []int32
 	logics  []*scope // a division's per-logic scopes
 	logic   map[string]*scope
+
+	gridOnce  sync.Once
+	gridCache *grid
 }
 
 type resInfo struct {
@@ -121,7 +124,7 @@ func decided(a string) bool { return a == "sat" || a == "unsat" }
 func classify(r *store.Result) (div string, wrong, solved bool) {
 	var x extraInfo
 	if r.Extra != "" && r.Extra != "{}" {
-		_ = json.Unmarshal([]byte(r.Extra), &x) // a malformed extra is shown as is on the pair's section
+		_ = json.Unmarshal([]byte(r.Extra), &x) // a malformed extra is shown as is in the pair's details
 	}
 	wrong = x.Wrong || x.WrongAnswers > 0 || rawInt(x.WrongAnswers2) > 0 ||
 		decided(r.Answer) && decided(r.Expected) && r.Answer != r.Expected

@@ -40,6 +40,18 @@ func (s *Site) registerData() {
 		}
 	}
 	s.add("data/wrong.csv", func(w *bytes.Buffer) { s.refsCSV(w, s.wrong) })
+	s.add("data/wrong.json", func(w *bytes.Buffer) {
+		out := make([]map[string]string, 0, len(s.wrong))
+		for _, r := range s.wrong {
+			rec := s.resultRecord(s.tracks[r.t], r.r)
+			m := make(map[string]string, len(rec))
+			for i, h := range resultHeader {
+				m[h] = rec[i]
+			}
+			out = append(out, m)
+		}
+		writeJSON(w, out)
+	})
 	s.add("data/disagreements.csv", func(w *bytes.Buffer) {
 		cw := csv.NewWriter(w)
 		_ = cw.Write([]string{"track", "division", "benchmark", "sat", "unsat"})
@@ -193,7 +205,7 @@ func (s *Site) downloadsPage(p *page) {
 		p.raw("</li></ul>")
 	}
 	p.raw("<h2>Across tracks</h2><ul><li>")
-	p.links("</li><li>", "data/wrong.csv", "wrong answers (CSV)", "data/disagreements.csv", "disagreements (CSV)",
+	p.links("</li><li>", "data/wrong.csv", "wrong answers (CSV)", "data/wrong.json", "wrong answers (JSON)", "data/disagreements.csv", "disagreements (CSV)",
 		"data/disagreements.json", "disagreements (JSON)", "data/entrants.json", "entrants (JSON)")
 	p.raw("</li></ul>")
 }

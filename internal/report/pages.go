@@ -248,7 +248,11 @@ func (s *Site) overview(p *page) {
 		p.link("t/"+slug(td.name)+"/index.html", td.name+" track")
 		p.raw("</h2>")
 		s.winners(p, td)
-		s.recognitions(p, td)
+		if rep := td.in.Score; rep != nil && (len(rep.BiggestLead) > 0 || len(rep.LargestContribution) > 0 || len(rep.CompetitionWide) > 0 || len(rep.Recognitions) > 0) {
+			p.raw("<details><summary>Competition-wide rankings of the track</summary>")
+			s.recognitions(p, td)
+			p.raw("</details>")
+		}
 		p.raw("</section>\n")
 	}
 }
@@ -611,7 +615,7 @@ func (s *Site) countsTable(p *page, sc *scope) {
 
 // extraKeys are extra columns every result has, shown on the pair pages
 // only.
-var extraSkip = map[string]bool{"division": true, "logic": true, "output": true, "output_tail": true, "output_bytes": true, "command": true, "cores": true, "error": true, "exit_code": true,
+var extraSkip = map[string]bool{"division": true, "logic": true, "host": true, "output": true, "output_tail": true, "output_bytes": true, "command": true, "cores": true, "error": true, "exit_code": true,
 	"signal": true, "job file": true, "pair id": true, "solver id": true, "configuration id": true, "benchmark id": true,
 	"job id": true, "reason": true, "wrong": true, "backend": true}
 
@@ -637,24 +641,32 @@ func (s *Site) extraTable(p *page, sc *scope) {
 		if r.Extra == "" || r.Extra == "{}" {
 			continue
 		}
-		var x map[string]any
+		// values stay raw until a column is known to be wanted: outputs
+		// are long
+		var x map[string]json.RawMessage
 		if json.Unmarshal([]byte(r.Extra), &x) != nil {
 			continue
 		}
 		solvers[r.Solver] = true
-		for k, v := range x {
-			if extraSkip[k] {
+		for k, raw := range x {
+			if extraSkip[k] || len(raw) == 0 {
 				continue
 			}
 			var val string
-			switch v := v.(type) {
-			case string:
-				val = v
+			switch c := raw[0]; {
+			case c == '"':
+				if json.Unmarshal(raw, &val) != nil {
+					continue
+				}
 				nonNum[k] = true
-			case bool:
-				val = strconv.FormatBool(v)
+			case c == 't' || c == 'f':
+				val = string(raw)
 				nonNum[k] = true
-			case float64:
+			case c == '-' || c >= '0' && c <= '9':
+				v, err := strconv.ParseFloat(string(raw), 64)
+				if err != nil {
+					continue
+				}
 				val = strconv.FormatFloat(v, 'f', -1, 64)
 				if nums[k] == nil {
 					nums[k] = map[string]*numStat{}

@@ -58,12 +58,16 @@ func (s *Site) solverOrder(sc *scope) []string {
 
 // scatterPairs lists the solver pairs that get a scatter plot, best
 // first (the first is shown by default: the winner against the runner-up):
-// every pair among the four best, and the best against each other solver;
-// a logic of a division gets the pairs among its three best.
+// every pair of a division of at most 12 solvers, else every pair among
+// the four best and the best against each other; a logic of a division
+// gets the pairs among its three best.
 func scatterPairs(names []string, logic bool) [][2]string {
 	top := 4
-	if logic {
+	switch {
+	case logic:
 		top = 3
+	case len(names) <= 12:
+		top = len(names)
 	}
 	var out [][2]string
 	for i := range names {
@@ -200,10 +204,15 @@ func (s *Site) cactus(w *bytes.Buffer, sc *scope, wall bool) {
 		y := float64(padT+innerH) - logPos(t, hi)*innerH
 		fmt.Fprintf(w, `<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#ddd"/><text x="%d" y="%.1f" text-anchor="end">%s</text>`, padL, padL+innerW, y, y, padL-4, y+4, tickLabel(t))
 	}
+	last := -1
 	for i := 0; i <= 4; i++ {
-		n := float64(most) * float64(i) / 4
-		x := float64(padL) + float64(innerW)*float64(i)/4
-		fmt.Fprintf(w, `<text x="%.1f" y="%d" text-anchor="middle">%s</text>`, x, padT+innerH+16, strconv.Itoa(int(math.Round(n))))
+		n := int(math.Round(float64(most) * float64(i) / 4))
+		if n == last {
+			continue
+		}
+		last = n
+		x := float64(padL) + float64(innerW)*float64(n)/float64(most)
+		fmt.Fprintf(w, `<text x="%.1f" y="%d" text-anchor="middle">%s</text>`, x, padT+innerH+16, strconv.Itoa(n))
 	}
 	fmt.Fprintf(w, `<text x="%d" y="%d" text-anchor="middle">benchmarks solved</text>`, padL+innerW/2, plotH-8)
 	fmt.Fprintf(w, `<text transform="translate(14 %d) rotate(-90)" text-anchor="middle">%s time (s, log)</text>`, padT+innerH/2, what)
@@ -246,47 +255,27 @@ func truncate(s string, n int) string {
 // answer is a red cross.
 func (s *Site) scatter(w *bytes.Buffer, sc *scope, a, b string) {
 	type pt struct {
-		ta, tb     float64
-		sa, sb     bool
-		wrong      bool
-		bench      int32
-		haveA, hvB bool
+		ta, tb float64
+		sa, sb bool
+		wrong  bool
 	}
-	byBench := map[int32]*pt{}
-	var order []int32
-	for _, ri := range sc.results {
-		r := &sc.t.in.Results[ri]
-		if r.Solver != a && r.Solver != b {
+	g := sc.grid()
+	ca, cb := g.cells[g.solver[a]], g.cells[g.solver[b]]
+	hi := s.timeHigh(sc)
+	var pts []pt
+	for slot := range ca {
+		x, y := ca[slot], cb[slot]
+		if x.flags&cellRun == 0 || y.flags&cellRun == 0 {
 			continue
 		}
-		info := sc.t.res[ri]
-		q := byBench[info.bench]
-		if q == nil {
-			q = &pt{bench: info.bench}
-			byBench[info.bench] = q
-			order = append(order, info.bench)
+		q := pt{float64(x.wall), float64(y.wall), x.flags&cellSolved != 0, y.flags&cellSolved != 0, (x.flags|y.flags)&cellWrong != 0}
+		if q.sa {
+			hi = max(hi, q.ta)
 		}
-		if r.Solver == a && !q.haveA {
-			q.haveA, q.ta, q.sa = true, r.Wall, info.solved
-			q.wrong = q.wrong || info.wrong
-		} else if r.Solver == b && !q.hvB {
-			q.hvB, q.tb, q.sb = true, r.Wall, info.solved
-			q.wrong = q.wrong || info.wrong
+		if q.sb {
+			hi = max(hi, q.tb)
 		}
-	}
-	hi := s.timeHigh(sc)
-	pts := make([]*pt, 0, len(order))
-	for _, bi := range order {
-		q := byBench[bi]
-		if q.haveA && q.hvB {
-			pts = append(pts, q)
-			if q.sa {
-				hi = max(hi, q.ta)
-			}
-			if q.sb {
-				hi = max(hi, q.tb)
-			}
-		}
+		pts = append(pts, q)
 	}
 	step := 1
 	if len(pts) > maxScatter {
@@ -351,4 +340,60 @@ func (s *Site) scatter(w *bytes.Buffer, sc *scope, a, b string) {
 	w.Write(wrong.Bytes())
 	w.WriteString("</g>")
 	w.WriteString("</g></svg>\n")
+}
+
+// A grid cell is a solver's run on one benchmark of a scope.
+type cell struct {
+	wall  float32
+	flags uint8
+}
+
+const (
+	cellRun    = 1 << iota // the solver ran on the benchmark
+	cellSolved             // and solved it
+	cellWrong              // or answered wrongly
+)
+
+// grid is a scope's runs by solver and benchmark (the first run of each),
+// benchmarks in the order they first appear: what every scatter plot of
+// the scope reads, made once.
+type grid struct {
+	solver map[string]int
+	cells  [][]cell
+}
+
+func (sc *scope) grid() *grid {
+	sc.gridOnce.Do(func() {
+		g := &grid{solver: map[string]int{}}
+		slot := map[int32]int{}
+		for _, ri := range sc.results {
+			info := sc.t.res[ri]
+			if _, ok := slot[info.bench]; !ok {
+				slot[info.bench] = len(slot)
+			}
+		}
+		for _, ri := range sc.results {
+			r := &sc.t.in.Results[ri]
+			k, ok := g.solver[r.Solver]
+			if !ok {
+				k = len(g.cells)
+				g.solver[r.Solver] = k
+				g.cells = append(g.cells, make([]cell, len(slot)))
+			}
+			info := sc.t.res[ri]
+			c := &g.cells[k][slot[info.bench]]
+			if c.flags&cellRun != 0 {
+				continue
+			}
+			c.wall, c.flags = float32(r.Wall), cellRun
+			if info.solved {
+				c.flags |= cellSolved
+			}
+			if info.wrong {
+				c.flags |= cellWrong
+			}
+		}
+		sc.gridCache = g
+	})
+	return sc.gridCache
 }

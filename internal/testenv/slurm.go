@@ -15,6 +15,10 @@ import (
 	"time"
 )
 
+// NodeMemoryMB is the memory each node of a test cluster has (of the
+// machine's, shared): jobs may ask for part of it (sbatch --mem).
+const NodeMemoryMB = 4000
+
 // SlurmCluster is a Slurm cluster a test started on loopback: munged,
 // slurmctld and one slurmd per node (`slurmd -N n1`, each on a port of its
 // own), all on this machine, with a configuration, state and logs in a
@@ -76,7 +80,8 @@ func Slurm(t testing.TB, n int) *SlurmCluster {
 	for i := 0; i < n; i++ {
 		name := fmt.Sprintf("n%d", i+1)
 		c.Nodes = append(c.Nodes, name)
-		fmt.Fprintf(&nodes, "NodeName=%s NodeHostname=localhost NodeAddr=127.0.0.1 Port=%d CPUs=%d State=UNKNOWN\n", name, ports[i+1], cpus())
+		fmt.Fprintf(&nodes, "NodeName=%s NodeHostname=localhost NodeAddr=127.0.0.1 Port=%d CPUs=%d RealMemory=%d State=UNKNOWN\n",
+			name, ports[i+1], cpus(), NodeMemoryMB)
 	}
 	conf := fmt.Sprintf(`# A test cluster of smtarena (internal/testenv): all on loopback.
 ClusterName=smtarena-test
@@ -96,7 +101,7 @@ SlurmdLogFile=%s/log/slurmd-%%n.log
 ProctrackType=proctrack/pgid
 TaskPlugin=task/none
 SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
+SelectTypeParameters=CR_Core_Memory
 SchedulerType=sched/backfill
 MpiDefault=none
 ReturnToService=2

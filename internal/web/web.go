@@ -116,21 +116,34 @@ func (s *Server) Load(ctx context.Context) error {
 	if err := snap.prerender(ctx); err != nil {
 		return err
 	}
-	var all []latest
+	// the latest results: the 15 highest ids (kept sorted, newest first)
+	const keep = 15
 	type idr struct {
 		id int64
-		l  latest
+		t  int
+		r  *store.Result
 	}
 	var recent []idr
-	for _, t := range in.Tracks {
+	for ti, t := range in.Tracks {
 		snap.results += len(t.Results)
-		for _, r := range t.Results {
-			recent = append(recent, idr{r.ID, latest{string(t.Track), divisionOf(r), r.Solver, r.BenchmarkPath, r.Status, r.Answer, r.Wall}})
+		for i := range t.Results {
+			r := &t.Results[i]
+			if len(recent) == keep && r.ID <= recent[keep-1].id {
+				continue
+			}
+			k := sort.Search(len(recent), func(j int) bool { return recent[j].id < r.ID })
+			recent = append(recent, idr{})
+			copy(recent[k+1:], recent[k:])
+			recent[k] = idr{r.ID, ti, r}
+			if len(recent) > keep {
+				recent = recent[:keep]
+			}
 		}
 	}
-	sort.Slice(recent, func(i, j int) bool { return recent[i].id > recent[j].id })
-	for i := 0; i < len(recent) && i < 15; i++ {
-		all = append(all, recent[i].l)
+	var all []latest
+	for _, x := range recent {
+		r := x.r
+		all = append(all, latest{string(in.Tracks[x.t].Track), divisionOf(*r), r.Solver, r.BenchmarkPath, r.Status, r.Answer, r.Wall})
 	}
 	snap.latest = all
 	s.snap.Store(snap)
@@ -191,9 +204,7 @@ func (s *Server) poll(ctx context.Context) {
 			s.opts.Log.Warn("pair counts", "error", err)
 			continue
 		}
-		s.mu.Lock()
-		s.counts = c
-		s.mu.Unlock()
+		s.observe(c)
 		s.refreshNodes(ctx)
 		b, _ := json.Marshal(c)
 		if string(b) == last || time.Now().Before(nextBuild) {
@@ -221,35 +232,41 @@ func (s *Server) Run(ctx context.Context, addr string, ready func(net.Addr)) err
 	if err := CheckAddr(addr, s.opts.Token); err != nil {
 		return err
 	}
-	if s.snap.Load() == nil {
-		if err := s.Load(ctx); err != nil {
-			return err
-		}
-	}
-	if s.opts.Counts != nil {
-		if c, err := s.opts.Counts(ctx); err == nil {
-			s.counts = c
-		}
-	}
-	s.refreshNodes(ctx)
+	// Listen first: until the first build is made (a minute or two at a
+	// million pairs), visitors get a page that says so and reloads.
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	shutdown := func() {
+		sctx, c := context.WithTimeout(context.Background(), 2*time.Second)
+		defer c()
+		_ = srv.Shutdown(sctx) // ending: shutting down is all that is left
+	}
+	if s.snap.Load() == nil {
+		if err := s.Load(ctx); err != nil {
+			shutdown()
+			return err
+		}
+	}
+	if s.opts.Counts != nil {
+		if c, err := s.opts.Counts(ctx); err == nil {
+			s.observe(c)
+		}
+	}
+	s.refreshNodes(ctx)
 	go s.poll(ctx)
 	if ready != nil {
 		ready(ln.Addr())
 	}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
 	select {
 	case <-ctx.Done():
-		sctx, c := context.WithTimeout(context.Background(), 2*time.Second)
-		defer c()
-		_ = srv.Shutdown(sctx) // the context ended: shutting down is all that is left
+		shutdown()
 		return nil
 	case err := <-errc:
 		if errors.Is(err, http.ErrServerClosed) {
@@ -301,6 +318,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p = "index.html"
 	}
 	snap := s.snap.Load()
+	if snap == nil {
+		h.Set("Retry-After", "5")
+		h.Set("Content-Type", "text/html; charset=utf-8")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = w.Write([]byte(`<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="5"><link rel="icon" href="data:,"><title>Building the site</title></head><body><p>The site is being built from the store; this page reloads every 5 s.</p></body></html>`))
+		return
+	}
 	if p == "api/progress.json" {
 		s.progress(w, snap)
 		return
@@ -339,6 +363,7 @@ func (s *Server) progress(w http.ResponseWriter, snap *snapshot) {
 		tracks = append(tracks, t)
 	}
 	sort.Strings(tracks)
+	rate := map[string]float64{} // pairs a second since serve started
 	for _, t := range tracks {
 		c := counts[t]
 		g := report.Progress{Track: t, Planned: c[store.PairPending] + c[store.PairRunning] + c[store.PairDone], Done: c[store.PairDone],
@@ -349,15 +374,10 @@ func (s *Server) progress(w http.ResponseWriter, snap *snapshot) {
 				g.Wrong += d.Wrong
 			}
 		}
-		if _, seen := s.firstAt[t]; !seen {
-			s.firstAt[t], s.firstN[t] = now, g.Done
+		if el := now.Sub(s.firstAt[t]).Seconds(); g.Done > s.firstN[t] && el > 0 && !s.firstAt[t].IsZero() {
+			rate[t] = float64(g.Done-s.firstN[t]) / el
 		}
-		switch el := now.Sub(s.firstAt[t]).Seconds(); {
-		case g.Done == g.Planned:
-			g.ETA = 0
-		case g.Done > s.firstN[t] && el > 0:
-			g.ETA = float64(g.Planned-g.Done) / (float64(g.Done-s.firstN[t]) / el)
-		}
+		g.ETA = eta(g, rate[t])
 		rows = append(rows, g)
 	}
 	for _, t := range tracks {
@@ -373,7 +393,11 @@ func (s *Server) progress(w http.ResponseWriter, snap *snapshot) {
 		}
 	}
 	s.mu.Unlock()
-	rows = append(rows, snap.progress...)
+	// the divisions as of the last build, with the track's rate
+	for _, d := range snap.progress {
+		d.ETA = eta(d, rate[d.Track])
+		rows = append(rows, d)
+	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(struct {
 		Progress []report.Progress `json:"progress"`
@@ -381,6 +405,32 @@ func (s *Server) progress(w http.ResponseWriter, snap *snapshot) {
 		Latest   []latest          `json:"latest"`
 		Built    string            `json:"built"`
 	}{rows, snap.results, snap.latest, snap.built.UTC().Format(time.RFC3339)}) // a client gone away is not an error of ours
+}
+
+// eta is the seconds left at a rate of pairs a second: 0 when done, -1
+// when unknown.
+func eta(g report.Progress, rate float64) float64 {
+	switch {
+	case g.Done >= g.Planned:
+		return 0
+	case rate > 0:
+		return float64(g.Planned-g.Done) / rate
+	}
+	return -1
+}
+
+// observe records the pair counts read from the store, and when each
+// track's count was first seen (the rate's start).
+func (s *Server) observe(c map[string]map[string]int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.counts = c
+	now := time.Now()
+	for t, m := range c {
+		if _, seen := s.firstAt[t]; !seen {
+			s.firstAt[t], s.firstN[t] = now, m[store.PairDone]
+		}
+	}
 }
 
 // refreshNodes reads the pairs per node, if the server has a source.

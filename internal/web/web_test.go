@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -128,5 +129,62 @@ func TestServeRun(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Errorf("Run: %v", err)
+	}
+}
+
+// TestServeBuilding: before the first build, a page that says so.
+func TestServeBuilding(t *testing.T) {
+	s := New(Options{Load: func(context.Context) (*report.Input, error) { return input(), nil }})
+	w := get(t, s, "GET", "/index.html", nil)
+	if w.Code != http.StatusServiceUnavailable || !strings.Contains(w.Body.String(), "being built") || w.Header().Get("Retry-After") == "" {
+		t.Errorf("before the first build: %d %s", w.Code, w.Body.String())
+	}
+}
+
+func TestETA(t *testing.T) {
+	for _, c := range []struct {
+		g    report.Progress
+		rate float64
+		want float64
+	}{
+		{report.Progress{Planned: 10, Done: 10}, 0, 0},
+		{report.Progress{Planned: 10, Done: 4}, 0, -1},
+		{report.Progress{Planned: 10, Done: 4}, 2, 3},
+	} {
+		if got := eta(c.g, c.rate); got != c.want {
+			t.Errorf("eta(%+v, %v) = %v, want %v", c.g, c.rate, got, c.want)
+		}
+	}
+}
+
+// TestLatest: progress.json lists the 15 results of highest id, newest
+// first.
+func TestLatest(t *testing.T) {
+	in := input()
+	rs := in.Tracks[0].Results
+	for i := 2; i <= 40; i++ {
+		r := rs[0]
+		r.ID = int64((i * 7) % 41) // not in order
+		r.Solver = fmt.Sprint("s", r.ID)
+		in.Tracks[0].Results = append(in.Tracks[0].Results, r)
+	}
+	s := New(Options{Load: func(context.Context) (*report.Input, error) { return in, nil }})
+	if err := s.Load(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var p struct {
+		Latest []struct {
+			Solver string `json:"solver"`
+		} `json:"latest"`
+	}
+	if err := json.Unmarshal(get(t, s, "GET", "/api/progress.json", nil).Body.Bytes(), &p); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range p.Latest {
+		got = append(got, l.Solver)
+	}
+	if want := "s40 s39 s38 s37 s36 s35 s34 s33 s32 s31 s30 s29 s28 s27 s26"; strings.Join(got, " ") != want {
+		t.Errorf("latest: %v, want %s", got, want)
 	}
 }
