@@ -78,6 +78,12 @@ command = ["sh", "-c", "printf 'sat\\n('; for v in $(sed -n 's/^(declare-fun \\(
 		!regexp.MustCompile(`QF_LinearIntArith,,parallel,2,liar,yes,(true|false),4,0,`).MatchString(out) {
 		t.Errorf("score: %d %s\n%s", code, errs, out)
 	}
+	// score shows the verdicts and reasons per division and solver
+	code, out, errs = runCLI(t, "", "score", "--config", def, "--track", "model-validation")
+	if code != 0 || !regexp.MustCompile(`z3\s+4\s+4\s+0\s+0\s+VALID: 4`).MatchString(out) ||
+		!regexp.MustCompile(`liar\s+4\s+0\s+4\s+0\s+INVALID bad-model: 4`).MatchString(out) {
+		t.Errorf("score table lacks the verdicts: %d %s\n%s", code, errs, out)
+	}
 	code, out, errs = runCLI(t, "", "show-model", def, "1")
 	if code != 0 || !strings.Contains(out, "verdict ") || !strings.Contains(out, "--- output") || !strings.Contains(out, "define-fun x") {
 		t.Errorf("show-model: %d %s\n%s", code, errs, out)

@@ -291,6 +291,18 @@ type jsonDivision struct {
 	TwentyFour    []jsonStep     `json:"twentyfour"`
 	PerLogic      []jsonDivision `json:"per_logic,omitempty"`
 	Layout        string         `json:"layout"`
+	// smtarena's addition: the model validator's verdicts per solver.
+	ModelVerdicts []jsonVerdicts `json:"model_verdicts,omitempty"`
+}
+
+// jsonVerdicts is a solver's model-validation verdicts in a division.
+type jsonVerdicts struct {
+	Name     string         `json:"name"`
+	Results  int            `json:"results"`
+	Valid    int            `json:"valid"`
+	Invalid  int            `json:"invalid"`
+	Unknown  int            `json:"unknown"`
+	Verdicts map[string]int `json:"verdicts"`
 }
 
 type jsonLead struct {
@@ -365,6 +377,9 @@ func jsonDiv(rep *Report, d *Division, date string) jsonDivision {
 	for i := range d.PerLogic {
 		j.PerLogic = append(j.PerLogic, jsonDiv(rep, &d.PerLogic[i], date))
 	}
+	for _, v := range d.Verdicts {
+		j.ModelVerdicts = append(j.ModelVerdicts, jsonVerdicts{Name: v.Solver, Results: v.Results, Valid: v.Valid, Invalid: v.Invalid, Unknown: v.Unknown, Verdicts: v.Verdicts})
+	}
 	return j
 }
 
@@ -410,8 +425,26 @@ func WriteCSV(w io.Writer, rep *Report) error {
 	if rep.Rules == 2006 {
 		head = append(append([]string(nil), head...), "points", "time", "unknown", "wrong", "disqualified")
 	}
+	verdicts := hasVerdicts(rep)
+	if verdicts {
+		head = append(append([]string(nil), head...), "model_valid", "model_invalid", "model_unknown", "model_verdicts")
+	}
 	if err := cw.Write(head); err != nil {
 		return err
+	}
+	byDiv := map[string]*Division{}
+	for i := range rep.Divisions {
+		byDiv[rep.Divisions[i].Name] = &rep.Divisions[i]
+	}
+	verdictsOf := func(div, solver string) SolverVerdicts {
+		if d := byDiv[div]; d != nil {
+			for _, v := range d.Verdicts {
+				if v.Solver == solver {
+					return v
+				}
+			}
+		}
+		return SolverVerdicts{}
 	}
 	var emit func(div, logic string, d *Division) error
 	emit = func(div, logic string, d *Division) error {
@@ -423,6 +456,10 @@ func WriteCSV(w io.Writer, rep *Report) error {
 					strconv.Itoa(e.Abstained), strconv.Itoa(e.Timeout), strconv.Itoa(e.Memout)}
 				if rep.Rules == 2006 {
 					rec = append(rec, num(e.Points), pyFloat(round3(e.Time)), strconv.Itoa(e.Unknown), strconv.Itoa(e.Wrong), strconv.FormatBool(e.Disqualified))
+				}
+				if verdicts {
+					v := verdictsOf(div, e.Solver)
+					rec = append(rec, strconv.Itoa(v.Valid), strconv.Itoa(v.Invalid), strconv.Itoa(v.Unknown), v.VerdictList("; "))
 				}
 				if err := cw.Write(rec); err != nil {
 					return err
@@ -506,12 +543,22 @@ func WriteTable(w io.Writer, rep *Report) error {
 					e.CPU, e.Wall, e.Solved, e.Unsolved, e.Timeout, e.Memout)
 			}
 		}
+		if len(d.Verdicts) > 0 {
+			fmt.Fprintf(tw, "%s  model-validation verdicts\n", indent)
+			fmt.Fprintf(tw, "%s    solver\tresults\tvalid\tinvalid\tunknown\tverdicts and reasons\t\n", indent)
+			for _, v := range d.Verdicts {
+				fmt.Fprintf(tw, "%s    %s\t%d\t%d\t%d\t%d\t%s\t\n", indent, v.Solver, v.Results, v.Valid, v.Invalid, v.Unknown, v.VerdictList(", "))
+			}
+		}
 		for i := range d.PerLogic {
 			div(&d.PerLogic[i], indent+"  ")
 		}
 	}
 	for i := range rep.Divisions {
 		div(&rep.Divisions[i], "")
+	}
+	if rep.Track == benchmark.ModelValidation && len(rep.Divisions) > 0 && !hasVerdicts(rep) {
+		fmt.Fprintf(tw, "\n(no model-validation verdicts in these results)\n")
 	}
 	if len(rep.Disagreements) > 0 {
 		fmt.Fprintf(tw, "\n%d benchmarks removed: sound solvers disagreed\n", len(rep.Disagreements))
@@ -560,4 +607,14 @@ func fmtScore(x float64) string {
 		return num(x)
 	}
 	return strconv.FormatFloat(x, 'f', 4, 64)
+}
+
+// hasVerdicts tells whether some division has model-validation verdicts.
+func hasVerdicts(rep *Report) bool {
+	for _, d := range rep.Divisions {
+		if len(d.Verdicts) > 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -45,6 +45,9 @@ type Row struct {
 	// exception columns (model_validator_error, model_validator_exception),
 	// which the official script reads.
 	Model, ModelError, ModelException string
+	// ModelReason is the reason of smtarena's validator for its verdict
+	// (model_reason: bad-model, no-output, parse-error, ...).
+	ModelReason string
 
 	// Job is the file of a multi-file export the row came from (the
 	// importer's Extra "job file", e.g. Job_info_2019.csv of 2020), and
@@ -139,6 +142,7 @@ func RowOf(solver, path, status, answer, expected string, cpu, wall float64, ext
 	if r.Model == "-" {
 		r.Model = ""
 	}
+	r.ModelReason = str("model_reason")
 	r.ModelError, r.ModelException = str("model_validator_error"), str("model_validator_exception")
 	if !has("model_validator_exception") && r.ModelError != "" {
 		r.ModelException = noException

@@ -145,6 +145,9 @@ type Division struct {
 	Rankings     []Ranking // in the order of Report.Kinds
 	// PerLogic breaks a division of several logics down (2022 §7.2).
 	PerLogic []Division
+	// Verdicts are the model-validation track's validator verdicts per
+	// solver, best first, when the results carry them (verdicts.go).
+	Verdicts []SolverVerdicts
 }
 
 // LogicSize is a logic of a division and its number of benchmarks.
@@ -345,6 +348,7 @@ func Score(rows []Row, o Options) (*Report, error) {
 	if is2024(o) {
 		rep := score2024Report(rows, o)
 		rep.Excluded = excluded
+		modelVerdicts(rep, rows, o.Solvers)
 		return rep, nil
 	}
 	if o.Compat == Official {
@@ -358,6 +362,7 @@ func Score(rows []Row, o Options) (*Report, error) {
 	}
 	rep := s.report()
 	rep.Excluded = excluded
+	modelVerdicts(rep, rows, o.Solvers)
 	if len(o.Experimental) > 0 {
 		rep.Experimental = map[string]bool{}
 		for _, d := range o.Experimental {
