@@ -30,7 +30,12 @@ func (r *runner) keepOutput(p store.Pair, out []byte, extra map[string]any) erro
 	if err := os.Remove(path + ".gz"); err != nil && !os.IsNotExist(err) {
 		return err
 	}
-	if err := os.WriteFile(path, out, 0o644); err != nil {
+	// written beside and renamed: a site may hold a hard link to the
+	// file of an earlier run (report links the outputs)
+	if err := os.WriteFile(path+".tmp", out, 0o644); err != nil {
+		return err
+	}
+	if err := os.Rename(path+".tmp", path); err != nil {
 		return err
 	}
 	k, err := proof.Keep(path, proof.CompressAbove)

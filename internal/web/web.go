@@ -373,6 +373,10 @@ func (s *Server) output(w http.ResponseWriter, r *http.Request, snap *snapshot, 
 		return
 	}
 	defer root.Close()
+	if st, err := root.Lstat(filepath.FromSlash(rel)); err != nil || !st.Mode().IsRegular() {
+		http.NotFound(w, r) // a symbolic link is not a kept output
+		return
+	}
 	f, err := root.Open(filepath.FromSlash(rel))
 	if err != nil {
 		http.NotFound(w, r)
