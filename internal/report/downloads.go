@@ -43,8 +43,8 @@ func (s *Site) outputOf(x map[string]any) (rel string, size int64, ok bool) {
 	if !ok {
 		return "", 0, false
 	}
-	if _, err := os.Stat(filepath.Join(s.in.WorkDir, filepath.FromSlash(rel))); err != nil {
-		return "", 0, false // gone: no broken link
+	if st, err := os.Lstat(filepath.Join(s.in.WorkDir, filepath.FromSlash(rel))); err != nil || !st.Mode().IsRegular() {
+		return "", 0, false // gone (no broken link), or not a kept output
 	}
 	n, _ := x["output_size"].(float64)
 	return rel, int64(n), true
@@ -127,9 +127,12 @@ func (s *Site) copyOutputs(dir string) (files int, bytesN int64, err error) {
 
 // linkOrCopy makes dst the same file as src: a hard link, else a copy.
 func linkOrCopy(src, dst string) (int64, error) {
-	st, err := os.Stat(src)
+	st, err := os.Lstat(src)
 	if err != nil {
 		return 0, err
+	}
+	if !st.Mode().IsRegular() {
+		return 0, fmt.Errorf("%s: %w (not a regular file)", src, os.ErrNotExist)
 	}
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return 0, err
