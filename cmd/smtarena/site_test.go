@@ -640,6 +640,15 @@ func TestDemoSiteBrowser(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(siteDir, "t", track, "index.html")); err != nil {
 			t.Errorf("no %s track on the demo's site", track)
 		}
+		// every track's pairs link their whole outputs (the proof
+		// track's are its proofs), which browseSite found resolving
+		kept := filepath.Join(siteDir, "files", "outputs", track)
+		if track == "proof" {
+			kept = filepath.Join(siteDir, "files", "proofs", track)
+		}
+		if es, err := os.ReadDir(kept); err != nil || len(es) == 0 {
+			t.Errorf("no whole outputs of the %s track on the demo's site: %v", track, err)
+		}
 	}
 	for _, shot := range []struct{ name, page string }{
 		{"demo-overview", "index.html"}, {"demo-unsat-core", "t/unsat-core/QF_LinearIntArith.html"}, {"demo-proof", "t/proof/QF_Equality.html"},
