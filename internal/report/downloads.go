@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -80,7 +81,7 @@ func limitsText(v any) string {
 				parts = append(parts, f.name+" unlimited")
 				continue
 			}
-			parts = append(parts, f.name+" "+fmtNum(n)+f.unit)
+			parts = append(parts, f.name+" "+strconv.FormatFloat(n, 'f', -1, 64)+f.unit)
 		}
 	}
 	return strings.Join(parts, ", ")
