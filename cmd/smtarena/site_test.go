@@ -27,8 +27,8 @@ import (
 )
 
 // hostileOutput is what the hostile solver prints before its answer: markup,
-// a textarea end and invalid UTF-8; after it, 5,000 x (70,000 on the
-// unsat benchmarks: an output kept compressed) and more markup, in the
+// a textarea end and invalid UTF-8; after it, 5,000 NUL bytes (70,000 on
+// the unsat benchmarks: an output kept compressed) and more markup, in the
 // tail of its output.
 const hostileOutput = `<script>alert(1)</script>\n</textarea><img src=x onerror=alert(2)>\n\377\376 bad bytes\n`
 
