@@ -18,15 +18,16 @@ import (
 )
 
 // modelValidatorCommand is how compete runs the model validator in the
-// sandbox: this binary's validate-model (a test binary re-executes itself
-// as smtarena when SMTARENA_TEST_MAIN is set, which is passed on).
+// sandbox: this binary's validate-model. When this binary is the test
+// binary of this package, SMTARENA_TEST_MAIN makes it run as smtarena
+// (TestMain), instead of running the tests again.
 func modelValidatorCommand() (args, env []string) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, nil // judged in process
 	}
-	if v := os.Getenv("SMTARENA_TEST_MAIN"); v != "" {
-		env = []string{"SMTARENA_TEST_MAIN=" + v}
+	if strings.HasSuffix(exe, ".test") || os.Getenv("SMTARENA_TEST_MAIN") != "" {
+		env = []string{"SMTARENA_TEST_MAIN=1"}
 	}
 	return []string{exe, "validate-model", "--json"}, env
 }

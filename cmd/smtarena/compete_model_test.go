@@ -21,8 +21,8 @@ func TestCompeteModelValidation(t *testing.T) {
 	if _, err := exec.LookPath("z3"); err != nil {
 		testenv.Skipf(t, "needs z3: %v", err)
 	}
-	// The validator runs as this test binary re-executed as smtarena.
-	t.Setenv("SMTARENA_TEST_MAIN", "1")
+	// The validator runs as this test binary re-executed as smtarena
+	// (modelValidatorCommand sets SMTARENA_TEST_MAIN for it).
 	dir := t.TempDir()
 	d := filepath.Join(dir, "lib", "non-incremental", "QF_LIA", "tiny")
 	if err := os.MkdirAll(d, 0o755); err != nil {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -284,24 +285,42 @@ const rowsPerInsert = 50
 type insert struct {
 	head, tail string
 	cols       int
+	// shared are columns that often have one value in all the rows of a
+	// statement (an import's competition, year and track; the fields the
+	// benchmark list has no values for): where they do, they are given
+	// once (each value given costs a cgo call).
+	shared []int
 }
 
-// statement is the text of an insert of k rows.
-func (q insert) statement(k int) string {
+// statement is the text of an insert of k rows, with the shared columns
+// given once if share. Parameters are numbered with mark: "?" for SQLite
+// ("$N" is a name there, numbered in the order the names first appear),
+// "$" for PostgreSQL.
+func (q insert) statement(k int, share bool, mark byte) string {
 	var b strings.Builder
 	b.WriteString(q.head)
 	b.WriteString(" VALUES ")
+	perRow := q.cols
+	if share {
+		perRow -= len(q.shared)
+	}
 	for r := range k {
 		if r > 0 {
 			b.WriteString(", ")
 		}
 		b.WriteByte('(')
+		j := 0 // the row's next own column
 		for c := range q.cols {
 			if c > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteByte('$')
-			b.WriteString(strconv.Itoa(r*q.cols + c + 1))
+			b.WriteByte(mark)
+			if i := slices.Index(q.shared, c); share && i >= 0 {
+				b.WriteString(strconv.Itoa(k*perRow + i + 1))
+				continue
+			}
+			b.WriteString(strconv.Itoa(r*perRow + j + 1))
+			j++
 		}
 		b.WriteByte(')')
 	}
@@ -310,39 +329,72 @@ func (q insert) statement(k int) string {
 	return b.String()
 }
 
+// inserts are the prepared statements of an insert.
+type inserts struct {
+	many, manyShared, one *sql.Stmt
+}
+
 // prepareInsert prepares the statements of an insert (once, outside any
-// transaction: SQLite's store has one connection): of rowsPerInsert rows
-// and of one.
-func (s *sqlStore) prepareInsert(ctx context.Context, q insert) (many, one *sql.Stmt, err error) {
-	if many, err = s.prepared(ctx, q.statement(rowsPerInsert)); err != nil {
-		return nil, nil, err
+// transaction: SQLite's store has one connection): of rowsPerInsert rows,
+// the same with the shared columns given once, and of one row.
+func (s *sqlStore) prepareInsert(ctx context.Context, q insert) (inserts, error) {
+	var st inserts
+	var err error
+	mark := byte('$')
+	if s.d.name == "sqlite" {
+		mark = '?'
 	}
-	if one, err = s.prepared(ctx, q.statement(1)); err != nil {
-		return nil, nil, err
+	if st.many, err = s.prepared(ctx, q.statement(rowsPerInsert, false, mark)); err != nil {
+		return st, err
 	}
-	return many, one, nil
+	if len(q.shared) > 0 {
+		if st.manyShared, err = s.prepared(ctx, q.statement(rowsPerInsert, true, mark)); err != nil {
+			return st, err
+		}
+	}
+	if st.one, err = s.prepared(ctx, q.statement(1, false, mark)); err != nil {
+		return st, err
+	}
+	return st, nil
 }
 
 // insertMany inserts n rows in a transaction, rowsPerInsert rows a
 // statement and the rest one by one; args appends the values of row i. It
 // returns the number of rows changed.
 func (s *sqlStore) insertMany(ctx context.Context, tx *sql.Tx, q insert, n int, args func(dst []any, i int) []any) (int64, error) {
-	many, one, err := s.prepareInsert(ctx, q)
+	sts, err := s.prepareInsert(ctx, q)
 	if err != nil {
 		return 0, err
 	}
 	var changed int64
 	vals := make([]any, 0, q.cols*rowsPerInsert)
+	own := make([]any, 0, q.cols*rowsPerInsert)
 	for lo := 0; lo < n; {
-		st, k := many, rowsPerInsert
+		st, k := sts.many, rowsPerInsert
 		if n-lo < rowsPerInsert {
-			st, k = one, 1
+			st, k = sts.one, 1
 		}
 		vals = vals[:0]
 		for i := lo; i < lo+k; i++ {
 			vals = args(vals, i)
 		}
-		res, err := tx.StmtContext(ctx, st).ExecContext(ctx, vals...)
+		given := vals
+		if k > 1 && sts.manyShared != nil && sameShared(q, vals, k) {
+			// Each row's own values, then the shared ones of the first row.
+			own = own[:0]
+			for r := range k {
+				for c, v := range vals[r*q.cols : (r+1)*q.cols] {
+					if !slices.Contains(q.shared, c) {
+						own = append(own, v)
+					}
+				}
+			}
+			for _, c := range q.shared {
+				own = append(own, vals[c])
+			}
+			st, given = sts.manyShared, own
+		}
+		res, err := tx.StmtContext(ctx, st).ExecContext(ctx, given...)
 		if err != nil {
 			return changed, err
 		}
@@ -356,22 +408,38 @@ func (s *sqlStore) insertMany(ctx context.Context, tx *sql.Tx, q insert, n int, 
 	return changed, nil
 }
 
+// sameShared says whether the k rows of vals have the same values in the
+// shared columns.
+func sameShared(q insert, vals []any, k int) bool {
+	for _, c := range q.shared {
+		first := vals[c]
+		for r := 1; r < k; r++ {
+			if vals[r*q.cols+c] != first {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 var benchmarksInsert = insert{head: `INSERT INTO benchmarks
 			(path, logic, incremental, category, status, statuses, difficulty, asserts, check_sats, size, mod_time, hash)`,
 	tail: `ON CONFLICT (path) DO UPDATE SET logic = excluded.logic, incremental = excluded.incremental,
 			category = excluded.category, status = excluded.status, statuses = excluded.statuses,
 			difficulty = excluded.difficulty, asserts = excluded.asserts, check_sats = excluded.check_sats,
-			size = excluded.size, mod_time = excluded.mod_time, hash = excluded.hash`, cols: 12}
+			size = excluded.size, mod_time = excluded.mod_time, hash = excluded.hash`, cols: 12,
+	shared: []int{3, 5, 6, 9, 10, 11}} // category, statuses, difficulty, size, mod_time, hash
 
 var resultsInsert = insert{head: `INSERT INTO results
 			(competition, year, track, solver, configuration, benchmark_path, status, answer, expected, cpu, wall, memory_mb, extra, source_key)`,
-	tail: `ON CONFLICT (source_key) DO NOTHING`, cols: 14}
+	tail: `ON CONFLICT (source_key) DO NOTHING`, cols: 14,
+	shared: []int{0, 1, 2, 4, 8}} // competition, year, track, configuration, expected
 
 func (s *sqlStore) UpsertBenchmarks(ctx context.Context, bs []Indexed) error {
 	if len(bs) == 0 {
 		return nil
 	}
-	if _, _, err := s.prepareInsert(ctx, benchmarksInsert); err != nil {
+	if _, err := s.prepareInsert(ctx, benchmarksInsert); err != nil {
 		return fmt.Errorf("store: upsert benchmarks: %w", err)
 	}
 	return s.tx(ctx, func(tx *sql.Tx) error { return s.upsertBenchmarks(ctx, tx, bs) })
@@ -492,7 +560,7 @@ func (s *sqlStore) AddResults(ctx context.Context, rs []Result) (int, error) {
 	if len(rs) == 0 {
 		return 0, nil
 	}
-	if _, _, err := s.prepareInsert(ctx, resultsInsert); err != nil {
+	if _, err := s.prepareInsert(ctx, resultsInsert); err != nil {
 		return 0, fmt.Errorf("store: add results: %w", err)
 	}
 	var n int
@@ -585,7 +653,7 @@ func (s *sqlStore) Bulk(ctx context.Context) (Bulk, error) {
 	// The statements first: SQLite's store has one connection, which the
 	// transaction holds.
 	for _, q := range []insert{resultsInsert, benchmarksInsert} {
-		if _, _, err := s.prepareInsert(ctx, q); err != nil {
+		if _, err := s.prepareInsert(ctx, q); err != nil {
 			return nil, fmt.Errorf("store: %w", err)
 		}
 	}

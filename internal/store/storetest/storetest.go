@@ -110,6 +110,9 @@ func Run(t *testing.T, newDSN func(t *testing.T) string) {
 		for i := range 237 {
 			x := r
 			x.SourceKey, x.CPU = fmt.Sprintf("starexec:%d", i+1), float64(i)+0.25
+			if i >= 60 && i < 65 { // a statement of rows that differ in all columns
+				x.Configuration = "other"
+			}
 			many = append(many, x)
 		}
 		many = append(many, many[100])
@@ -124,6 +127,15 @@ func Run(t *testing.T, newDSN func(t *testing.T) string) {
 		all, _ := s.Results(ctx, store.ResultFilter{Year: 2019})
 		if err != nil || len(each) != 237 || len(all) != 237 || each[236] != all[236] || each[0].SourceKey != "starexec:1" || each[236].CPU != 236.25 {
 			t.Errorf("EachResult: %d results, %v; Results %d", len(each), err, len(all))
+		}
+		for i, x := range each {
+			want := "default"
+			if i >= 60 && i < 65 {
+				want = "other"
+			}
+			if x.Configuration != want || x.Competition != r.Competition || x.Year != 2019 || x.Track != r.Track || x.CPU != float64(i)+0.25 && i > 1 {
+				t.Errorf("result %d: %+v", i, x)
+			}
 		}
 		if n, err := s.CountResults(ctx, store.ResultFilter{Year: 2019}); err != nil || n != 237 {
 			t.Errorf("CountResults: %d %v", n, err)
