@@ -179,6 +179,7 @@ func loadSite(ctx context.Context, st store.Store, o ScoreOptions, io streams) (
 	if def != nil {
 		tracks = def.TrackNames()
 		in.Title = def.Name
+		in.WorkDir = def.Path(def.WorkDir)
 	} else {
 		year := o.Year
 		if year == 0 {

@@ -79,6 +79,7 @@ command = ["cvc5"]
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
+	checkKeptOutputs(t, def, 12)
 	code, out, _ = runCLI(t, "", "status", def)
 	if code != 0 || !strings.Contains(out, "single-query        0        0    12     12") {
 		t.Errorf("status: %d\n%s", code, out)

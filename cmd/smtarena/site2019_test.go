@@ -99,6 +99,14 @@ func TestSite2019(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("report: %d\n%s\n%s", code, stdout, errs)
 	}
+	// official data has no output files: no downloads, no link to one
+	if _, err := os.Stat(filepath.Join(out, "files")); !os.IsNotExist(err) {
+		t.Errorf("the site of imported data has output files: %v", err)
+	}
+	if b, err := os.ReadFile(filepath.Join(out, "b", "0", "0.html")); err != nil || !strings.Contains(string(b), `<details><summary>pair</summary>`) ||
+		strings.Contains(string(b), `class="download"`) {
+		t.Errorf("the first benchmark page: pairs without a link to an output file expected (%v)", err)
+	}
 	// columns of the site's score tables
 	col := map[string]int{"errorScore": 3, "correctScore": 4, "CPUScore": 5, "WallScore": 6, "unsolved": 10, "timeout": 12, "memout": 13}
 	kinds := map[string]string{"sequential": "sequential", "parallel": "parallel", "sat": "sat", "unsat": "unsat", "twentyfour": "twentyfour"}

@@ -27,8 +27,9 @@ import (
 )
 
 // hostileOutput is what the hostile solver prints before its answer: markup,
-// a textarea end and invalid UTF-8; after it, 5,000 NUL bytes and more
-// markup, in the tail of its output.
+// a textarea end and invalid UTF-8; after it, 5,000 NUL bytes (70,000 on
+// the unsat benchmarks: an output kept compressed) and more markup, in the
+// tail of its output.
 const hostileOutput = `<script>alert(1)</script>\n</textarea><img src=x onerror=alert(2)>\n\377\376 bad bytes\n`
 
 // siteCompetition writes a competition of z3, cvc5 and a solver that
@@ -68,7 +69,7 @@ command = ["sh", "-c", "sleep %[1]s; exec cvc5 \"$1\"", "cvc5", "{file}"]
 name = "evil<script>alert(3)</script>"
 tracks = ["single-query"]
 logics = ["QF_.*"]
-command = ["sh", "-c", "sleep %[1]s; printf '%[2]s'; echo sat; head -c 5000 /dev/zero | tr '\\\\0' x; printf '\\\\n<script>alert(4)</script>\\\\n'", "evil", "{file}"]
+command = ["sh", "-c", "n=5000; grep -q not \"$1\" && n=70000; sleep %[1]s; printf '%[2]s'; echo sat; head -c $n /dev/zero | tr '\\\\0' x; printf '\\\\n<script>alert(4)</script>\\\\n'", "evil", "{file}"]
 `, delay, strings.ReplaceAll(hostileOutput, `\`, `\\`))
 	if err := os.WriteFile(def, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
@@ -217,6 +218,7 @@ func TestSiteBrowser(t *testing.T) {
 	checkPlots(t, ctx, base, siteDir, rs)
 	checkTables(t, ctx, base, w)
 	checkHostile(t, ctx, base, siteDir, rs, w)
+	checkDownloads(t, ctx, base, siteDir, rs)
 	for _, shot := range []struct{ name, page string }{
 		{"overview", "index.html"}, {"division", "t/single-query/QF_Equality.html"}, {"solvers", "solvers.html"},
 		{"wrong", "wrong.html"}, {"track", "t/single-query/index.html"},
@@ -479,6 +481,12 @@ func TestServeLive(t *testing.T) {
 	for _, p := range w.take() {
 		t.Errorf("live page: %s", p)
 	}
+	st := openCompeteStore(t, def)
+	rs, err := st.Results(context.Background(), store.ResultFilter{Track: "single-query"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkServedDownloads(t, base, cdef.Path(cdef.WorkDir), rs)
 	t.Logf("done counts seen live: %v; results in the scores: %v", seen, scores)
 	stopServe()
 	swg.Wait()
@@ -631,6 +639,15 @@ func TestDemoSiteBrowser(t *testing.T) {
 	for _, track := range []string{"single-query", "incremental", "unsat-core", "model-validation", "proof"} {
 		if _, err := os.Stat(filepath.Join(siteDir, "t", track, "index.html")); err != nil {
 			t.Errorf("no %s track on the demo's site", track)
+		}
+		// every track's pairs link their whole outputs (the proof
+		// track's are its proofs), which browseSite found resolving
+		kept := filepath.Join(siteDir, "files", "outputs", track)
+		if track == "proof" {
+			kept = filepath.Join(siteDir, "files", "proofs", track)
+		}
+		if es, err := os.ReadDir(kept); err != nil || len(es) == 0 {
+			t.Errorf("no whole outputs of the %s track on the demo's site: %v", track, err)
 		}
 	}
 	for _, shot := range []struct{ name, page string }{

@@ -609,6 +609,10 @@ func (r *runner) run(ctx context.Context, slot int, p store.Pair) (store.Result,
 	if n := out.Len(); n > len(head) {
 		extra["output_bytes"], extra["output_tail"] = n, string(out.Bytes()[max(len(head), n-4096):])
 	}
+	recordLimits(extra, spec.Limits)
+	if err := r.keepOutput(p, out.Bytes(), extra); err != nil {
+		return store.Result{}, err
+	}
 	if r.track == benchmark.UnsatCore {
 		if err := r.judgeCore(p, out.Bytes(), extra); err != nil {
 			return store.Result{}, err

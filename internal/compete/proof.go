@@ -56,7 +56,8 @@ func (p *Prepared) probeBenchmarks(ctx context.Context, t benchmark.Track, runLo
 // the work directory under proofs/<track>/<pair id>.out (.gz when large).
 func (r *runner) runProof(ctx context.Context, slot int, p store.Pair, ts track.Solver) (store.Result, error) {
 	out := filepath.Join(r.p.Def.Path(r.p.Def.WorkDir), "proofs", string(r.track), fmt.Sprintf("%d.out", p.ID))
-	pr, err := proof.Run(ctx, proof.Pair{Solver: ts.ProofArgs(p.Input), Limits: r.limits(slot), Output: out,
+	limits := r.limits(slot)
+	pr, err := proof.Run(ctx, proof.Pair{Solver: ts.ProofArgs(p.Input), Limits: limits, Output: out,
 		Checker: func(output string) []string { return ts.CheckerArgs(p.Input, output) }})
 	if err != nil {
 		return store.Result{}, err
@@ -81,6 +82,8 @@ func (r *runner) runProof(ctx context.Context, slot int, p store.Pair, ts track.
 		extra["checker_reason"], extra["checker_exit_code"], extra["checker_error"] = c.Reason, c.ExitCode, c.Error
 		extra["checker_cpu"], extra["checker_wall"] = c.CPU.Seconds(), c.Wall.Seconds()
 	}
+	recordLimits(extra, limits)
+	recordKept(extra, r.p.Def.Path(r.p.Def.WorkDir), pr.Kept)
 	res := r.result(p, extra)
 	res.Status, res.Answer = pr.Status, o.Answer
 	res.CPU, res.Wall, res.MemoryMB = pr.CPU.Seconds(), pr.Wall.Seconds(), float64(pr.PeakBytes)/(1<<20)

@@ -188,7 +188,8 @@ func (r *runner) runIncremental(ctx context.Context, slot int, p store.Pair, ts 
 		return store.Result{}, err
 	}
 	defer in.Close()
-	conn, err := trace.StartSandbox(ctx, ts.IncrementalArgv(), sandbox.Spec{Limits: r.limits(slot)})
+	limits := r.limits(slot)
+	conn, err := trace.StartSandbox(ctx, ts.IncrementalArgv(), sandbox.Spec{Limits: limits})
 	if err != nil {
 		return store.Result{}, err
 	}
@@ -211,9 +212,14 @@ func (r *runner) runIncremental(ctx context.Context, slot int, p store.Pair, ts 
 		times = append(times, [2]float64{a.WallAt.Seconds(), a.CPUAt.Seconds()})
 	}
 	sr := tr.Solver
-	res := r.result(p, map[string]any{"reason": sr.Reason, "exit_code": sr.ExitCode, "signal": sr.Signal,
+	extra := map[string]any{"reason": sr.Reason, "exit_code": sr.ExitCode, "signal": sr.Signal,
 		"trace": tr.Status, "message": tr.Message, "output": out.String(), "solved": sat + unsat, "sat": sat, "unsat": unsat, "wrong_answers": wrong,
-		"check_sats": len(strings.Fields(p.Expected)), "queries": tr.Queries, "answer_times": times})
+		"check_sats": len(strings.Fields(p.Expected)), "queries": tr.Queries, "answer_times": times}
+	recordLimits(extra, limits)
+	if err := r.keepOutput(p, out.Bytes(), extra); err != nil {
+		return store.Result{}, err
+	}
+	res := r.result(p, extra)
 	res.Status = track.StatusOf(sr.Reason)
 	if tr.Status == trace.Bad {
 		res.Status = "abort"

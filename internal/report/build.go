@@ -430,5 +430,11 @@ func (s *Site) Write(dir string) (Stats, error) {
 	}
 	close(paths)
 	wg.Wait()
-	return st, firstErr
+	if firstErr != nil {
+		return st, firstErr
+	}
+	n, size, err := s.copyOutputs(dir)
+	st.Files += n
+	st.Bytes += size
+	return st, err
 }

@@ -21,6 +21,10 @@ type Input struct {
 	// CompareAs pairs a solver of this run with one of another name in the
 	// compared run (two versions of a solver); others pair by name.
 	CompareAs map[string]string
+	// WorkDir is the competition's work directory, where the pairs' whole
+	// outputs are (a result's output_file is relative to it); "" for
+	// imported data, which has none.
+	WorkDir string
 	// Live marks pages served by internal/web: they poll for progress.
 	Live bool
 }

@@ -615,7 +615,7 @@ func (s *Site) countsTable(p *page, sc *scope) {
 
 // extraKeys are extra columns every result has, shown on the pair pages
 // only.
-var extraSkip = map[string]bool{"division": true, "logic": true, "host": true, "output": true, "output_tail": true, "output_bytes": true, "command": true, "cores": true, "error": true, "exit_code": true,
+var extraSkip = map[string]bool{"division": true, "logic": true, "host": true, "output": true, "output_tail": true, "output_bytes": true, "output_file": true, "output_size": true, "limits": true, "command": true, "cores": true, "error": true, "exit_code": true,
 	"signal": true, "job file": true, "pair id": true, "solver id": true, "configuration id": true, "benchmark id": true,
 	"job id": true, "reason": true, "wrong": true, "backend": true}
 
@@ -869,8 +869,8 @@ func (s *Site) benchSection(p *page, bi int32) {
 // pairRow is a pair's row on its benchmark's page, and the pair's own
 // page: its measurements, then what the track recorded beyond them (the
 // result's extra columns, whatever the track: validator votes, model
-// verdicts, checker statistics) and the solver's output, escaped. The
-// pair's limits are the track's, on the overview.
+// verdicts, checker statistics, the limits it ran under) and the solver's
+// output, escaped, with a link to the whole output when it was kept.
 func (s *Site) pairRow(p *page, rf ref) {
 	td := s.tracks[rf.t]
 	r := &td.in.Results[rf.r]
@@ -913,10 +913,16 @@ func (s *Site) pairRow(p *page, rf ref) {
 			continue
 		case "division", "logic":
 			continue // in the row
+		case "output_file", "output_size":
+			continue // the download link, below
+		case "limits":
+			kv(k, limitsText(x[k]))
+			continue
 		}
 		kv(k, extraText(x[k]))
 	}
 	p.raw("</dl>")
+	s.outputLink(p, x)
 	if output != "" {
 		p.raw(`<pre class="output">`)
 		p.text(output)

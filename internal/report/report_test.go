@@ -162,3 +162,73 @@ func TestCactusSampled(t *testing.T) {
 		t.Errorf("plot of %d bytes", len(b))
 	}
 }
+
+func TestOutputFile(t *testing.T) {
+	for _, c := range []struct {
+		in string
+		ok bool
+	}{
+		{"outputs/single-query/1.out", true}, {"outputs/incremental/2.out.gz", true}, {"proofs/proof/3.out.gz", true},
+		{"", false}, {"smtarena.db", false}, {"/etc/passwd", false}, {"outputs/../smtarena.db", false}, {"../outputs/1.out", false},
+		{"outputs//1.out", false}, {"outputs/./1.out", false}, {`outputs\..\x`, false}, {"inputs/single-query/a.smt2", false},
+	} {
+		if _, ok := OutputFile(c.in); ok != c.ok {
+			t.Errorf("OutputFile(%q) ok = %v, want %v", c.in, ok, c.ok)
+		}
+	}
+}
+
+// TestSiteOutputs writes a site whose pairs kept their outputs: the pair
+// links its own (the file in the site equals the kept one), shows its
+// limits, and a pair whose file is gone, or names one outside the outputs,
+// links none.
+func TestSiteOutputs(t *testing.T) {
+	work, dir := t.TempDir(), t.TempDir()
+	out := []byte("sat\n\xff\xfe<b>\n")
+	os.MkdirAll(filepath.Join(work, "outputs", "single-query"), 0o755)
+	os.WriteFile(filepath.Join(work, "outputs", "single-query", "1.out"), out, 0o644)
+	os.WriteFile(filepath.Join(work, "secret"), []byte("secret"), 0o644)
+	res := func(solver, extra string) store.Result {
+		return store.Result{Solver: solver, BenchmarkPath: "non-incremental/QF_UF/a.smt2", Status: "complete", Answer: "sat", Expected: "sat",
+			Extra: `{"division":"QF_Equality",` + extra + `}`}
+	}
+	in := &Input{Title: "t", WorkDir: work, Tracks: []Track{{Track: benchmark.SingleQuery, Results: []store.Result{
+		res("a", `"output_file":"outputs/single-query/1.out","output_size":10,"limits":{"cpu":20,"wall":25.5,"memory_mb":2048,"output_mb":64,"cores":2}`),
+		res("b", `"output_file":"outputs/single-query/2.out","output_size":3`),
+		res("c", `"output_file":"secret","output_size":6`),
+	}}}}
+	if _, err := Build(in).Write(dir); err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "b", "0", "0.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	links := regexp.MustCompile(`<p class="download"><a href="([^"]*)">`).FindAllStringSubmatch(string(page), -1)
+	if len(links) != 1 || links[0][1] != "../../files/outputs/single-query/1.out" {
+		t.Fatalf("download links %v; want one, to a's output", links)
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "files", "outputs", "single-query", "1.out"))
+	if err != nil || !bytes.Equal(got, out) {
+		t.Errorf("the site's copy: %q, %v", got, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "files", "secret")); err == nil {
+		t.Error("a file outside the outputs was copied into the site")
+	}
+	if !strings.Contains(string(page), "<dt>limits</dt><dd>CPU 20 s, wall 25.5 s, memory 2048 MB, output 64 MB, cores 2</dd>") {
+		t.Errorf("the pair's limits are not shown:\n%s", page)
+	}
+	// without a work directory (imported data): no link, no files
+	in.WorkDir = ""
+	dir2 := t.TempDir()
+	if _, err := Build(in).Write(dir2); err != nil {
+		t.Fatal(err)
+	}
+	page, _ = os.ReadFile(filepath.Join(dir2, "b", "0", "0.html"))
+	if strings.Contains(string(page), `class="download"`) {
+		t.Error("a site without a work directory links an output")
+	}
+	if _, err := os.Stat(filepath.Join(dir2, "files")); err == nil {
+		t.Error("a site without a work directory has files/")
+	}
+}

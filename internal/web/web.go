@@ -10,7 +10,9 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"os"
 	"path"
+	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
@@ -329,6 +331,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.progress(w, snap)
 		return
 	}
+	if rel, found := strings.CutPrefix(p, report.FilesDir); found {
+		s.output(w, r, snap, rel)
+		return
+	}
 	b, ok := snap.rendered[p]
 	if !ok {
 		b, ok = snap.site.Render(p)
@@ -349,6 +355,45 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	h.Set("Content-Type", ct)
 	_, _ = w.Write(b) // a client gone away is not an error of ours
+}
+
+// output serves a pair's kept output from the work directory, read-only:
+// only a path report.OutputFile accepts, opened inside the work directory
+// (os.Root: neither .. nor a symbolic link leads out of it).
+func (s *Server) output(w http.ResponseWriter, r *http.Request, snap *snapshot, rel string) {
+	dir := snap.site.WorkDir()
+	rel, ok := report.OutputFile(rel)
+	if dir == "" || !ok {
+		http.NotFound(w, r)
+		return
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	defer root.Close()
+	if st, err := root.Lstat(filepath.FromSlash(rel)); err != nil || !st.Mode().IsRegular() {
+		http.NotFound(w, r) // a symbolic link is not a kept output
+		return
+	}
+	f, err := root.Open(filepath.FromSlash(rel))
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		http.NotFound(w, r)
+		return
+	}
+	ct := "text/plain; charset=utf-8"
+	if strings.HasSuffix(rel, ".gz") {
+		ct = "application/gzip"
+	}
+	w.Header().Set("Content-Type", ct)
+	http.ServeContent(w, r, path.Base(rel), st.ModTime(), f)
 }
 
 // progress writes progress.json: per track (live, from the pair counts)

@@ -1,12 +1,15 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -186,5 +189,57 @@ func TestLatest(t *testing.T) {
 	}
 	if want := "s40 s39 s38 s37 s36 s35 s34 s33 s32 s31 s30 s29 s28 s27 s26"; strings.Join(got, " ") != want {
 		t.Errorf("latest: %v, want %s", got, want)
+	}
+}
+
+// TestServeOutputs serves a pair's kept output from the work directory
+// (bytes as they are, invalid UTF-8 included; a .gz as it is) and nothing
+// else of it: no path out of outputs/ or proofs/, no symbolic link, no
+// directory; and none at all without a work directory.
+func TestServeOutputs(t *testing.T) {
+	work := t.TempDir()
+	out := []byte("<script>alert(1)</script>\n\xff\xfe bad\x00bytes\n")
+	for name, b := range map[string][]byte{"outputs/single-query/1.out": out, "outputs/single-query/2.out.gz": {0x1f, 0x8b, 8}, "secret.db": []byte("secret")} {
+		p := filepath.Join(work, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.Symlink("../../secret.db", filepath.Join(work, "outputs/single-query/3.out"))
+	os.Symlink("/etc/passwd", filepath.Join(work, "outputs/single-query/4.out"))
+	for _, dir := range []string{work, ""} {
+		s := New(Options{Load: func(context.Context) (*report.Input, error) {
+			in := input()
+			in.WorkDir = dir
+			return in, nil
+		}})
+		if err := s.Load(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		w := get(t, s, "GET", "/files/outputs/single-query/1.out", nil)
+		if dir == "" {
+			if w.Code != http.StatusNotFound {
+				t.Errorf("without a work directory: %d", w.Code)
+			}
+			continue
+		}
+		if w.Code != 200 || !bytes.Equal(w.Body.Bytes(), out) || !strings.HasPrefix(w.Header().Get("Content-Type"), "text/plain") {
+			t.Errorf("output: %d %q %s", w.Code, w.Body.Bytes(), w.Header().Get("Content-Type"))
+		}
+		if w := get(t, s, "GET", "/files/outputs/single-query/2.out.gz", nil); w.Code != 200 || w.Header().Get("Content-Type") != "application/gzip" || w.Body.Len() != 3 {
+			t.Errorf("compressed output: %d %s %d bytes", w.Code, w.Header().Get("Content-Type"), w.Body.Len())
+		}
+		for _, p := range []string{"/files/secret.db", "/files/outputs/../secret.db", "/files/outputs/%2e%2e/secret.db", "/files/outputs/..%2fsecret.db",
+			"/files/outputs/single-query/3.out", "/files/outputs/single-query/4.out", "/files/outputs/single-query", "/files/outputs/single-query/9.out"} {
+			if w := get(t, s, "GET", p, nil); w.Code != http.StatusNotFound {
+				t.Errorf("GET %s: %d %q; want 404", p, w.Code, w.Body.String())
+			}
+		}
+		if w := get(t, s, "POST", "/files/outputs/single-query/1.out", nil); w.Code != http.StatusMethodNotAllowed {
+			t.Errorf("POST: %d", w.Code)
+		}
 	}
 }
