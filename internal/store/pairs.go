@@ -88,6 +88,19 @@ var (
 const pairColumns = `id, competition, track, division, logic, solver, configuration, benchmark_id, benchmark_path,
 	input, expected, heat, seq, state, owner, attempts`
 
+// appendPairs appends every pair of rows to out and closes rows.
+func appendPairs(out []Pair, rows *sql.Rows) ([]Pair, error) {
+	defer rows.Close()
+	for rows.Next() {
+		p, err := scanPair(rows)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
 func scanPair(rows interface{ Scan(...any) error }) (Pair, error) {
 	var p Pair
 	err := rows.Scan(&p.ID, &p.Competition, &p.Track, &p.Division, &p.Logic, &p.Solver, &p.Configuration,
@@ -175,16 +188,7 @@ func (s *sqlStore) ClaimPairs(ctx context.Context, competition, owner string, n 
 			if err != nil {
 				return err
 			}
-			for rows.Next() {
-				p, err := scanPair(rows)
-				if err != nil {
-					rows.Close()
-					return err
-				}
-				out = append(out, p)
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
+			if out, err = appendPairs(out, rows); err != nil {
 				return err
 			}
 		}
@@ -247,15 +251,8 @@ func (s *sqlStore) ClaimBenchmark(ctx context.Context, competition, owner string
 		if err != nil {
 			return err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			p, err := scanPair(rows)
-			if err != nil {
-				return err
-			}
-			out = append(out, p)
-		}
-		return rows.Err()
+		out, err = appendPairs(out, rows)
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("store: claim a benchmark: %w", err)
@@ -395,15 +392,8 @@ func (s *sqlStore) Pairs(ctx context.Context, competition string) ([]Pair, error
 		if err != nil {
 			return err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			p, err := scanPair(rows)
-			if err != nil {
-				return err
-			}
-			out = append(out, p)
-		}
-		return rows.Err()
+		out, err = appendPairs(out, rows)
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("store: pairs: %w", err)
