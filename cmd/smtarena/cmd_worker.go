@@ -45,7 +45,9 @@ lost, a worker killed). Stopped by a signal (scancel), it gives its running
 pairs back for others to run at once. On a Slurm node the memory budget of its
 pairs is the allocation's (SLURM_MEM_PER_NODE), its node name SLURMD_NODENAME,
 and in the cloud track the allocation's nodes are written to a hostfile whose
-path the solver gets in SMTARENA_HOSTFILE (and for {hostfile} in its command).`,
+path the solver gets in SMTARENA_HOSTFILE (and for {hostfile} in its command);
+the solver may start steps on those nodes with srun, and the CPU and time of
+each node are recorded with its result (node_usage).`,
 		Example: `  smtarena worker --db postgres://arena@db/smtcomp --track single-query comp.toml`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

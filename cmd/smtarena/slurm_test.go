@@ -387,8 +387,12 @@ func TestSlurmTracks(t *testing.T) {
 	def := filepath.Join(dir, "c.toml")
 	// Each run prints its answer, its start and end time and its hostfile
 	// (from the variable and from the argument; empty outside the cloud
-	// track).
-	solver := `s=$(date +%s.%N); sleep 0.4; echo sat; echo "times $s $(date +%s.%N)"; ` +
+	// track); in the cloud track it also runs a busy loop on the other
+	// node of its allocation through srun.
+	solver := `s=$(date +%s.%N); sleep 0.4; ` +
+		`if [ -n "$SMTARENA_HOSTFILE" ]; then srun --overlap -N1 -n1 -w "$(sed -n 2p "$1")" sh -c ` +
+		`'i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; echo "remote on $SLURMD_NODENAME"' 2>&1; fi; ` +
+		`echo sat; echo "times $s $(date +%s.%N)"; ` +
 		`echo "env $(tr '\n' ' ' < "$SMTARENA_HOSTFILE")"; echo "arg $(tr '\n' ' ' < "$1")"`
 	if err := os.WriteFile(def, []byte(fmt.Sprintf(`name = "tracks"
 rules = 2022
@@ -438,6 +442,11 @@ command = ["sh", "-c", %q, "b", "{hostfile}", "{file}"]
 				Output string   `json:"output"`
 				Cores  []int    `json:"cores"`
 				Nodes  []string `json:"nodes"`
+				Usage  map[string]struct {
+					CPU   float64 `json:"cpu"`
+					Wall  float64 `json:"wall"`
+					Steps int     `json:"steps"`
+				} `json:"node_usage"`
 			}
 			if err := json.Unmarshal([]byte(r.Extra), &extra); err != nil {
 				t.Fatal(err)
@@ -460,8 +469,21 @@ command = ["sh", "-c", %q, "b", "{hostfile}", "{file}"]
 					!strings.Contains(extra.Output, "arg n1 n2 ") && !strings.Contains(extra.Output, "arg n2 n1 ") || len(extra.Nodes) != 2 {
 					t.Errorf("cloud pair: hostfile lacks a node:\n%s\nnodes %v", extra.Output, extra.Nodes)
 				}
+				// The solver started a step on the other node, and
+				// both nodes' time and CPU are recorded.
+				if len(extra.Nodes) == 2 {
+					other := extra.Nodes[1]
+					u := extra.Usage[other]
+					if !strings.Contains(extra.Output, "remote on "+other) || u.Steps != 1 || u.CPU <= 0 || u.Wall <= 0 ||
+						extra.Usage[extra.Nodes[0]].Wall <= 0 || len(extra.Usage) != 2 {
+						t.Errorf("cloud pair: no step on %s recorded:\n%s\nusage %+v", other, extra.Output, extra.Usage)
+					}
+					if r.CPU < u.CPU {
+						t.Errorf("cloud pair: CPU %.2fs leaves out the other node's %.2fs", r.CPU, u.CPU)
+					}
+				}
 			}
-			t.Logf("%s %s on %s: %q", track, r.SourceKey, node[r.SourceKey], extra.Output)
+			t.Logf("%s %s on %s: %q usage %+v cpu %.2fs", track, r.SourceKey, node[r.SourceKey], extra.Output, extra.Usage, r.CPU)
 		}
 		// One pair at a time on a node (a cloud pair's allocation).
 		for n, spans := range byNode {

@@ -579,8 +579,13 @@ func (r *runner) run(ctx context.Context, slot int, p store.Pair) (store.Result,
 	var out bytes.Buffer
 	spec := sandbox.Spec{Args: args, Limits: r.limits(slot), Protocol: protocol, Stdout: &out}
 	var nodes []string
+	var stepLog string
 	if r.hostfile != "" {
 		spec.Args, spec.Env, nodes = withHostfile(spec.Args, r.hostfile)
+		var err error
+		if stepLog, err = r.inCluster(&spec, p.ID); err != nil {
+			return store.Result{}, err
+		}
 	}
 	if onStdin {
 		f, err := os.Open(p.Input)
@@ -591,6 +596,9 @@ func (r *runner) run(ctx context.Context, slot int, p store.Pair) (store.Result,
 		spec.Stdin = f
 	}
 	sr, err := sandbox.Run(ctx, spec)
+	if stepLog != "" {
+		cancelSteps(context.WithoutCancel(ctx))
+	}
 	if ctx.Err() != nil {
 		return store.Result{}, ctx.Err()
 	}
@@ -620,6 +628,20 @@ func (r *runner) run(ctx context.Context, slot int, p store.Pair) (store.Result,
 	}
 	if nodes != nil {
 		extra["nodes"] = nodes
+	}
+	if stepLog != "" && len(nodes) > 0 {
+		// The time and CPU of every node of the allocation.
+		usage, err := stepUsage(stepLog, nodes[0], sr)
+		if err != nil {
+			return store.Result{}, err
+		}
+		extra["node_usage"] = usage
+		_ = os.Remove(stepLog)
+		// The pair's CPU time is the whole allocation's.
+		sr.CPU = 0
+		for _, u := range usage {
+			sr.CPU += sandboxSeconds(u.CPU)
+		}
 	}
 	if r.track == benchmark.ModelValidation {
 		if err := r.validateModel(ctx, slot, p, out.Bytes(), extra); err != nil {

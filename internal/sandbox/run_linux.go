@@ -93,6 +93,13 @@ func (r *run) encodeSpec() []byte {
 	if s.Backend != "" {
 		put("backend", s.Backend)
 	}
+	if s.Cluster {
+		put("share_net", "1")
+		put("keep_user", "1")
+	}
+	for _, p := range s.Keep {
+		put("keep_path", p)
+	}
 	if s.OnLine != nil {
 		put("cpu_updates", "1")
 	}

@@ -73,6 +73,16 @@ type Spec struct {
 	WorkDir     string
 	KeepWorkDir bool
 
+	// Cluster opens the run to the cluster allocation it runs in, so that
+	// a solver may start processes on the allocation's other nodes (srun
+	// of the cloud track): the run shares the host's network namespace,
+	// keeps the caller's user (Slurm lets only the job's owner start steps
+	// in it) and sees the paths of Keep (the munge socket's directory,
+	// slurm.conf) though they lie under the directories it gets privately
+	// (/tmp, /run, ...). Every other isolation and limit stays.
+	Cluster bool
+	Keep    []string
+
 	// Backend forces a backend ("cgroup2", "cgroup1", "fallback"); empty
 	// picks the best this machine offers.
 	Backend string

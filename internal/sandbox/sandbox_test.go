@@ -1018,3 +1018,40 @@ func TestKeepWorkDir(t *testing.T) {
 		t.Errorf("%s/f: %q, %v", res.WorkDir, b, err)
 	}
 }
+
+// TestCluster: a run with Cluster (a cloud-track solver on a Slurm
+// allocation) shares the host's network namespace, keeps the caller's user
+// and sees the kept paths under /run; a run without it does none of that.
+func TestCluster(t *testing.T) {
+	if os.Geteuid() != 0 {
+		testenv.Skipf(t, "needs root (namespaces, a user per run)")
+	}
+	dir, err := os.MkdirTemp("/run", "smtarena-cluster-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	sock := filepath.Join(dir, "munge.sock")
+	uln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer uln.Close()
+	netns, _ := os.Readlink("/proc/self/ns/net")
+	want := fmt.Sprintf("%s %d sock\n", netns, os.Getuid())
+	for _, cluster := range []bool{true, false} {
+		var out bytes.Buffer
+		spec := Spec{Args: []string{"sh", "-c", `echo "$(readlink /proc/self/ns/net) $(id -u) $(test -S "$1" && echo sock)"`, "sh", sock},
+			Cluster: cluster, Stdout: &out, Limits: Limits{Wall: 10 * time.Second}}
+		if cluster {
+			spec.Keep = []string{dir}
+		}
+		res, err := Run(context.Background(), spec)
+		if err != nil || res.Reason != Completed {
+			t.Fatalf("cluster %v: %v %+v", cluster, err, res)
+		}
+		if got := out.String(); (got == want) != cluster {
+			t.Errorf("cluster %v: the run says %q; the host is %q", cluster, got, want)
+		}
+	}
+}

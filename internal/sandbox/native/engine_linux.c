@@ -226,6 +226,9 @@ static void make_config(const struct engine_spec *s, const struct engine_result 
 	for (char **a = s->args; *a; a++)
 		if ((*a)[0] == '/' && hidden(*a) && exists(*a))
 			list_add(&c->binds, *a);
+	for (char **k = s->keep; k && *k; k++)
+		if ((*k)[0] == '/' && hidden(*k) && exists(*k))
+			list_add(&c->binds, *k);
 	backend_joins(be, &c->joins);
 }
 
@@ -442,16 +445,16 @@ static int first_entry(void *arg)
 }
 
 /* start_first starts the run's first process: as root, PID 1 of new PID,
- * mount, network and IPC namespaces. It joins the cgroups itself, then sets
+ * mount, network (unless share_net) and IPC namespaces. It joins the cgroups itself, then sets
  * up the rest (first_run). */
-static pid_t start_first(struct config *c, int root, int in_fd, int out_w, int rep_w, int *pidfd, char *err,
+static pid_t start_first(struct config *c, int root, int share_net, int in_fd, int out_w, int rep_w, int *pidfd, char *err,
 			 size_t errn)
 {
 	static struct first_args a;
 	a = (struct first_args){c, in_fd, out_w, rep_w};
 	int flags = CLONE_VM | CLONE_PIDFD | SIGCHLD;
 	if (root)
-		flags |= CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC;
+		flags |= CLONE_NEWPID | CLONE_NEWNS | (share_net ? 0 : CLONE_NEWNET) | CLONE_NEWIPC;
 	pid_t pid = spawn(first_entry, &a, 256 << 10, flags, pidfd);
 	if (pid < 0)
 		snprintf(err, errn, "start: clone: %s", strerror(errno));
@@ -641,7 +644,7 @@ void engine_run(const struct engine_spec *spec, struct engine_result *r)
 	}
 	char id[64];
 	snprintf(id, sizeof id, "run-%d-1", getpid());
-	long uid = root ? 1000000000L + (getpid() % 100000) * 1000L + 1 : -1;
+	long uid = root && !s.keep_user ? 1000000000L + (getpid() % 100000) * 1000L + 1 : -1;
 
 	/* SIGINT, SIGTERM and SIGHUP end the run as killed (also when they
 	 * come while it is set up); a closed output must not kill us before
@@ -694,7 +697,7 @@ void engine_run(const struct engine_spec *spec, struct engine_result *r)
 
 	clock_gettime(CLOCK_REALTIME, &r->start);
 	x.start = now_ns(CLOCK_MONOTONIC);
-	x.first = start_first(&cfg, root, in_fd, s.direct_output ? s.out_fd : pipes[1], pipes[3], &pidfd, err, sizeof err);
+	x.first = start_first(&cfg, root, s.share_net, in_fd, s.direct_output ? s.out_fd : pipes[1], pipes[3], &pidfd, err, sizeof err);
 	/* Only the run may hold its output open (its reader sees EOF when the
 	 * run's processes are gone), and its input (a writer feeding it sees
 	 * it gone with the run). */

@@ -68,6 +68,13 @@ struct engine_spec {
 	int direct_output;
 	int status_fd;        /* -1: none */
 	int cpu_updates;      /* say the CPU time at each sample (fallback) */
+	/* A run inside a cluster allocation (sandbox.Spec.Cluster): the
+	 * host's network namespace, the caller's user, and the paths in keep
+	 * (NULL-terminated, may be NULL) visible though under a private
+	 * directory (the munge socket, slurm.conf). */
+	int share_net;
+	int keep_user;
+	char **keep;
 };
 
 /* What was measured, as sandbox.Result has it. */

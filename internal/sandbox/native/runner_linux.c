@@ -82,7 +82,7 @@ static __attribute__((noreturn)) void refuse(const char *why)
 
 static void read_spec(struct engine_spec *s)
 {
-	static struct list args, env;
+	static struct list args, env, keep;
 	static int cores[1024];
 	size_t len;
 	char *buf = read_all(SPEC_FD, &len);
@@ -122,11 +122,18 @@ static void read_spec(struct engine_spec *s)
 			s->backend = v;
 		else if (!strcmp(p, "cpu_updates"))
 			s->cpu_updates = n == 1;
+		else if (!strcmp(p, "share_net"))
+			s->share_net = n == 1;
+		else if (!strcmp(p, "keep_user"))
+			s->keep_user = n == 1;
+		else if (!strcmp(p, "keep_path"))
+			list_add(&keep, v);
 	}
 	if (args.n == 0)
 		refuse("no command");
 	s->args = args.items;
 	s->env = env.items;
+	s->keep = keep.items;
 	s->cores = cores;
 }
 
