@@ -172,6 +172,12 @@ func (e *evaluator) push(v value) { e.vals = append(e.vals, v) }
 
 // pushTerm evaluates a leaf at once, or pushes a frame for t.
 func (e *evaluator) pushTerm(s *smtlib.Script, t smtlib.Term, envBase int32) bool {
+	if ci, ok := s.ConstIndex(t); ok {
+		if v, ok := e.smallNumeral(s, ci, t); ok {
+			e.vals = append(e.vals, v)
+			return false
+		}
+	}
 	switch s.Kind(t) {
 	case smtlib.KindSymbol:
 		if v, ok := e.leafSymbol(s, t, envBase); ok {
@@ -250,6 +256,15 @@ func (e *evaluator) theoryConstant(name string, s *smtlib.Script) (value, bool) 
 type scriptCache struct {
 	s       *smtlib.Script
 	entries []symEntry
+	consts  []constEntry
+}
+
+// constEntry caches a numeral of the script that fits an int64 (most of
+// them: coefficients and bounds repeat), so that it is read once per
+// script rather than at each occurrence.
+type constEntry struct {
+	state uint8 // 0 not yet read, 1 small (n), 2 anything else
+	n     int64
 }
 
 // symEntry caches what a symbol of the script being evaluated names: its
@@ -296,6 +311,11 @@ func (e *evaluator) cacheFor(s *smtlib.Script) []symEntry {
 			return e.caches[k].entries
 		}
 	}
+	return e.newCache(s).entries
+}
+
+// newCache takes the older of the two caches for script s.
+func (e *evaluator) newCache(s *smtlib.Script) *scriptCache {
 	c := &e.caches[e.nextCache]
 	e.nextCache = (e.nextCache + 1) % len(e.caches)
 	c.s = s
@@ -306,7 +326,53 @@ func (e *evaluator) cacheFor(s *smtlib.Script) []symEntry {
 		c.entries = c.entries[:n]
 		clear(c.entries)
 	}
-	return c.entries
+	c.consts = c.consts[:0]
+	return c
+}
+
+// constCacheFor returns the numeral cache of script s.
+func (e *evaluator) constCacheFor(s *smtlib.Script) []constEntry {
+	var c *scriptCache
+	for k := range e.caches {
+		if e.caches[k].s == s {
+			c = &e.caches[k]
+			break
+		}
+	}
+	if c == nil {
+		c = e.newCache(s)
+	}
+	if n := s.NumConsts(); len(c.consts) < n {
+		if cap(c.consts) < n {
+			c.consts = make([]constEntry, n)
+		} else {
+			c.consts = c.consts[:n]
+			clear(c.consts)
+		}
+	}
+	return c.consts
+}
+
+// smallNumeral returns the value of constant ci of s if it is a numeral
+// that fits an int64 in a logic where numerals are Int.
+func (e *evaluator) smallNumeral(s *smtlib.Script, ci int, t smtlib.Term) (value, bool) {
+	if e.realNums {
+		return value{}, false
+	}
+	cache := e.constCacheFor(s)
+	en := &cache[ci]
+	if en.state == 0 {
+		en.state = 2
+		if s.Kind(t) == smtlib.KindNumeral {
+			if n, err := strconv.ParseInt(s.Name(t), 10, 64); err == nil {
+				en.state, en.n = 1, n
+			}
+		}
+	}
+	if en.state == 1 {
+		return intVal(en.n), true
+	}
+	return value{}, false
 }
 
 // forgetCaches drops the symbol caches (a symbol was replaced).
