@@ -98,6 +98,7 @@ type evaluator struct {
 	caches    [2]scriptCache
 	nextCache int
 	symGen    uint32 // incremented when a symbol is added
+	defGen    uint32 // incremented when the benchmark defines a function
 	// sortProblem is the first model definition whose sorts do not match
 	// the benchmark's declaration.
 	sortProblem *Result
@@ -218,11 +219,17 @@ func (e *evaluator) leafSymbol(s *smtlib.Script, t smtlib.Term, envBase int32) (
 		return value{}, false
 	}
 	if sym := en.sym; sym != nil {
+		if en.mset && en.mgen == e.defGen {
+			return en.mval, true
+		}
 		sym.used = true
 		if sym.bdef != nil && len(sym.bdef.params) == 0 && sym.bdef.memoSet {
 			return sym.bdef.memo, true
 		}
 		if sym.mfun != nil && len(sym.mfun.params) == 0 && sym.mfun.memoSet {
+			// A constant's value, once computed, does not change: kept
+			// in the entry until the benchmark defines a function.
+			en.mval, en.mset, en.mgen = sym.mfun.memo, true, e.defGen
 			return sym.mfun.memo, true
 		}
 		return value{}, false
@@ -277,6 +284,11 @@ type symEntry struct {
 	sym  *symbol
 	op   opInfo
 	kval value
+	// mval: the value of the model's constant sym, cached while mgen is
+	// the evaluator's defGen.
+	mset bool
+	mgen uint32
+	mval value
 }
 
 // entry returns the cache entry of symbol t of script s, nil if t is not a
