@@ -191,9 +191,89 @@ func (e *evaluator) pushTerm(s *smtlib.Script, t smtlib.Term, envBase int32) boo
 	case smtlib.KindString:
 		e.push(undefVal(ReasonUnsupported, "string literal "+clip(s.Name(t), 40)+" (strings are not evaluated)"))
 		return false
+	case smtlib.KindApp:
+		if n, ok := e.quickInt(s, t, envBase, quickDepth); ok {
+			e.vals = append(e.vals, intVal(n))
+			return false
+		}
 	}
 	e.frames = append(e.frames, frame{s: s, t: t, vbase: int32(len(e.vals)), envBase: envBase, head: smtlib.NoTerm})
 	return true
+}
+
+// quickDepth is how deep quickInt goes into nested applications.
+const quickDepth = 4
+
+// quickInt evaluates a small term of linear integer arithmetic, the bulk
+// of QF_LIA benchmarks: +, - and * over Int numerals and constants whose
+// values are already known, on int64 and without frames. It reports false,
+// having changed nothing the general path would not, for anything else:
+// another operator, a Real, a value not yet computed, an overflow (which
+// the general path evaluates with math/big).
+func (e *evaluator) quickInt(s *smtlib.Script, t smtlib.Term, envBase int32, depth int) (int64, bool) {
+	if ci, ok := s.ConstIndex(t); ok {
+		v, ok := e.smallNumeral(s, ci, t)
+		return v.n, ok
+	}
+	if _, ok := s.SymbolIndex(t); ok {
+		v, ok := e.leafSymbol(s, t, envBase)
+		if !ok || v.k != vInt || v.b != nil {
+			return 0, false
+		}
+		return v.n, true
+	}
+	if depth == 0 || s.Kind(t) != smtlib.KindApp {
+		return 0, false
+	}
+	head, first, n := view(s, t)
+	en := e.entry(s, head)
+	if en == nil {
+		return 0, false
+	}
+	info := en.op
+	if info.indexed || n < info.min || (info.max >= 0 && n > info.max) {
+		return 0, false
+	}
+	op := info.code
+	if op != opAdd && op != opSub && op != opMul {
+		return 0, false
+	}
+	acc, ok := e.quickInt(s, first, envBase, depth-1)
+	if !ok {
+		return 0, false
+	}
+	if n == 1 {
+		if op == opSub {
+			if acc == minInt64 {
+				return 0, false
+			}
+			return -acc, true
+		}
+		return acc, true
+	}
+	for k := 1; k < n; k++ {
+		a, ok := e.quickInt(s, first+smtlib.Term(k), envBase, depth-1)
+		if !ok {
+			return 0, false
+		}
+		var r int64
+		switch op {
+		case opAdd:
+			r = acc + a
+			ok = (r > acc) == (a > 0)
+		case opSub:
+			r = acc - a
+			ok = (r < acc) == (a > 0)
+		case opMul:
+			r = acc * a
+			ok = acc == 0 || (r/acc == a && !(acc == -1 && a == minInt64) && !(a == -1 && acc == minInt64))
+		}
+		if !ok {
+			return 0, false
+		}
+		acc = r
+	}
+	return acc, true
 }
 
 // lookupBind finds a let variable or parameter.
