@@ -256,22 +256,9 @@ func (e *evaluator) quickInt(s *smtlib.Script, t smtlib.Term, envBase int32, dep
 		if !ok {
 			return 0, false
 		}
-		var r int64
-		switch op {
-		case opAdd:
-			r = acc + a
-			ok = (r > acc) == (a > 0)
-		case opSub:
-			r = acc - a
-			ok = (r < acc) == (a > 0)
-		case opMul:
-			r = acc * a
-			ok = acc == 0 || (r/acc == a && !(acc == -1 && a == minInt64) && !(a == -1 && acc == minInt64))
-		}
-		if !ok {
+		if acc, ok = arith64(op, acc, a); !ok {
 			return 0, false
 		}
-		acc = r
 	}
 	return acc, true
 }

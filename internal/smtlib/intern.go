@@ -49,14 +49,7 @@ func (in *interner) intern(b []byte) uint32 {
 	for i := h & mask; ; i = (i + 1) & mask {
 		e := in.table[i]
 		if e == 0 {
-			idx := uint32(len(in.names))
-			in.names = append(in.names, string(b))
-			in.packed = append(in.packed, longLen)
-			in.table[i] = uint64(h)<<32 | uint64(idx+1)
-			if len(in.names)*2 > len(in.table) {
-				in.grow()
-			}
-			return idx
+			return in.add(b, longLen, h, i)
 		}
 		if uint32(e>>32) == h {
 			idx := uint32(e) - 1
@@ -75,19 +68,24 @@ func (in *interner) internShort(b []byte) uint32 {
 	for i := h & mask; ; i = (i + 1) & mask {
 		e := in.table[i]
 		if e == 0 {
-			idx := uint32(len(in.names))
-			in.names = append(in.names, string(b))
-			in.packed = append(in.packed, x)
-			in.table[i] = uint64(h)<<32 | uint64(idx+1)
-			if len(in.names)*2 > len(in.table) {
-				in.grow()
-			}
-			return idx
+			return in.add(b, x, h, i)
 		}
 		if uint32(e>>32) == h && in.packed[uint32(e)-1] == x {
 			return uint32(e) - 1
 		}
 	}
+}
+
+// add enters b (packed as x, hash h) at the empty table slot i.
+func (in *interner) add(b []byte, x uint64, h, i uint32) uint32 {
+	idx := uint32(len(in.names))
+	in.names = append(in.names, string(b))
+	in.packed = append(in.packed, x)
+	in.table[i] = uint64(h)<<32 | uint64(idx+1)
+	if len(in.names)*2 > len(in.table) {
+		in.grow()
+	}
+	return idx
 }
 
 // has reports whether s has been interned, without adding it.
