@@ -98,6 +98,7 @@ type evaluator struct {
 	caches    [2]scriptCache
 	nextCache int
 	symGen    uint32 // incremented when a symbol is added
+	defGen    uint32 // incremented when the benchmark defines a function
 	// sortProblem is the first model definition whose sorts do not match
 	// the benchmark's declaration.
 	sortProblem *Result
@@ -172,6 +173,12 @@ func (e *evaluator) push(v value) { e.vals = append(e.vals, v) }
 
 // pushTerm evaluates a leaf at once, or pushes a frame for t.
 func (e *evaluator) pushTerm(s *smtlib.Script, t smtlib.Term, envBase int32) bool {
+	if ci, ok := s.ConstIndex(t); ok {
+		if v, ok := e.smallNumeral(s, ci, t); ok {
+			e.vals = append(e.vals, v)
+			return false
+		}
+	}
 	switch s.Kind(t) {
 	case smtlib.KindSymbol:
 		if v, ok := e.leafSymbol(s, t, envBase); ok {
@@ -184,9 +191,76 @@ func (e *evaluator) pushTerm(s *smtlib.Script, t smtlib.Term, envBase int32) boo
 	case smtlib.KindString:
 		e.push(undefVal(ReasonUnsupported, "string literal "+clip(s.Name(t), 40)+" (strings are not evaluated)"))
 		return false
+	case smtlib.KindApp:
+		if n, ok := e.quickInt(s, t, envBase, quickDepth); ok {
+			e.vals = append(e.vals, intVal(n))
+			return false
+		}
 	}
 	e.frames = append(e.frames, frame{s: s, t: t, vbase: int32(len(e.vals)), envBase: envBase, head: smtlib.NoTerm})
 	return true
+}
+
+// quickDepth is how deep quickInt goes into nested applications.
+const quickDepth = 4
+
+// quickInt evaluates a small term of linear integer arithmetic, the bulk
+// of QF_LIA benchmarks: +, - and * over Int numerals and constants whose
+// values are already known, on int64 and without frames. It reports false,
+// having changed nothing the general path would not, for anything else:
+// another operator, a Real, a value not yet computed, an overflow (which
+// the general path evaluates with math/big).
+func (e *evaluator) quickInt(s *smtlib.Script, t smtlib.Term, envBase int32, depth int) (int64, bool) {
+	if ci, ok := s.ConstIndex(t); ok {
+		v, ok := e.smallNumeral(s, ci, t)
+		return v.n, ok
+	}
+	if _, ok := s.SymbolIndex(t); ok {
+		v, ok := e.leafSymbol(s, t, envBase)
+		if !ok || v.k != vInt || v.b != nil {
+			return 0, false
+		}
+		return v.n, true
+	}
+	if depth == 0 || s.Kind(t) != smtlib.KindApp {
+		return 0, false
+	}
+	head, first, n := view(s, t)
+	en := e.entry(s, head)
+	if en == nil {
+		return 0, false
+	}
+	info := en.op
+	if info.indexed || n < info.min || (info.max >= 0 && n > info.max) {
+		return 0, false
+	}
+	op := info.code
+	if op != opAdd && op != opSub && op != opMul {
+		return 0, false
+	}
+	acc, ok := e.quickInt(s, first, envBase, depth-1)
+	if !ok {
+		return 0, false
+	}
+	if n == 1 {
+		if op == opSub {
+			if acc == minInt64 {
+				return 0, false
+			}
+			return -acc, true
+		}
+		return acc, true
+	}
+	for k := 1; k < n; k++ {
+		a, ok := e.quickInt(s, first+smtlib.Term(k), envBase, depth-1)
+		if !ok {
+			return 0, false
+		}
+		if acc, ok = arith64(op, acc, a); !ok {
+			return 0, false
+		}
+	}
+	return acc, true
 }
 
 // lookupBind finds a let variable or parameter.
@@ -212,11 +286,17 @@ func (e *evaluator) leafSymbol(s *smtlib.Script, t smtlib.Term, envBase int32) (
 		return value{}, false
 	}
 	if sym := en.sym; sym != nil {
+		if en.mset && en.mgen == e.defGen {
+			return en.mval, true
+		}
 		sym.used = true
 		if sym.bdef != nil && len(sym.bdef.params) == 0 && sym.bdef.memoSet {
 			return sym.bdef.memo, true
 		}
 		if sym.mfun != nil && len(sym.mfun.params) == 0 && sym.mfun.memoSet {
+			// A constant's value, once computed, does not change: kept
+			// in the entry until the benchmark defines a function.
+			en.mval, en.mset, en.mgen = sym.mfun.memo, true, e.defGen
 			return sym.mfun.memo, true
 		}
 		return value{}, false
@@ -250,6 +330,15 @@ func (e *evaluator) theoryConstant(name string, s *smtlib.Script) (value, bool) 
 type scriptCache struct {
 	s       *smtlib.Script
 	entries []symEntry
+	consts  []constEntry
+}
+
+// constEntry caches a numeral of the script that fits an int64 (most of
+// them: coefficients and bounds repeat), so that it is read once per
+// script rather than at each occurrence.
+type constEntry struct {
+	state uint8 // 0 not yet read, 1 small (n), 2 anything else
+	n     int64
 }
 
 // symEntry caches what a symbol of the script being evaluated names: its
@@ -262,6 +351,11 @@ type symEntry struct {
 	sym  *symbol
 	op   opInfo
 	kval value
+	// mval: the value of the model's constant sym, cached while mgen is
+	// the evaluator's defGen.
+	mset bool
+	mgen uint32
+	mval value
 }
 
 // entry returns the cache entry of symbol t of script s, nil if t is not a
@@ -296,6 +390,11 @@ func (e *evaluator) cacheFor(s *smtlib.Script) []symEntry {
 			return e.caches[k].entries
 		}
 	}
+	return e.newCache(s).entries
+}
+
+// newCache takes the older of the two caches for script s.
+func (e *evaluator) newCache(s *smtlib.Script) *scriptCache {
 	c := &e.caches[e.nextCache]
 	e.nextCache = (e.nextCache + 1) % len(e.caches)
 	c.s = s
@@ -306,7 +405,53 @@ func (e *evaluator) cacheFor(s *smtlib.Script) []symEntry {
 		c.entries = c.entries[:n]
 		clear(c.entries)
 	}
-	return c.entries
+	c.consts = c.consts[:0]
+	return c
+}
+
+// constCacheFor returns the numeral cache of script s.
+func (e *evaluator) constCacheFor(s *smtlib.Script) []constEntry {
+	var c *scriptCache
+	for k := range e.caches {
+		if e.caches[k].s == s {
+			c = &e.caches[k]
+			break
+		}
+	}
+	if c == nil {
+		c = e.newCache(s)
+	}
+	if n := s.NumConsts(); len(c.consts) < n {
+		if cap(c.consts) < n {
+			c.consts = make([]constEntry, n)
+		} else {
+			c.consts = c.consts[:n]
+			clear(c.consts)
+		}
+	}
+	return c.consts
+}
+
+// smallNumeral returns the value of constant ci of s if it is a numeral
+// that fits an int64 in a logic where numerals are Int.
+func (e *evaluator) smallNumeral(s *smtlib.Script, ci int, t smtlib.Term) (value, bool) {
+	if e.realNums {
+		return value{}, false
+	}
+	cache := e.constCacheFor(s)
+	en := &cache[ci]
+	if en.state == 0 {
+		en.state = 2
+		if s.Kind(t) == smtlib.KindNumeral {
+			if n, err := strconv.ParseInt(s.Name(t), 10, 64); err == nil {
+				en.state, en.n = 1, n
+			}
+		}
+	}
+	if en.state == 1 {
+		return intVal(en.n), true
+	}
+	return value{}, false
 }
 
 // forgetCaches drops the symbol caches (a symbol was replaced).

@@ -486,20 +486,7 @@ func (e *evaluator) arith(op opcode, args []value) value {
 	acc := args[0]
 	for _, a := range args[1:] {
 		if acc.b == nil && a.b == nil {
-			var r int64
-			var ok bool
-			switch op {
-			case opAdd:
-				r = acc.n + a.n
-				ok = (r > acc.n) == (a.n > 0)
-			case opSub:
-				r = acc.n - a.n
-				ok = (r < acc.n) == (a.n > 0)
-			case opMul:
-				r = acc.n * a.n
-				ok = acc.n == 0 || (r/acc.n == a.n && !(acc.n == -1 && a.n == minInt64) && !(a.n == -1 && acc.n == minInt64))
-			}
-			if ok {
+			if r, ok := arith64(op, acc.n, a.n); ok {
 				acc = intVal(r)
 				continue
 			}
@@ -631,6 +618,22 @@ func (e *evaluator) compare(op opcode, args []value) value {
 		}
 	}
 	return boolVal(true)
+}
+
+// arith64 applies +, - or * to two int64s; false on an overflow.
+func arith64(op opcode, x, y int64) (int64, bool) {
+	switch op {
+	case opAdd:
+		r := x + y
+		return r, (r > x) == (y > 0)
+	case opSub:
+		r := x - y
+		return r, (r < x) == (y > 0)
+	case opMul:
+		r := x * y
+		return r, x == 0 || (r/x == y && !(x == -1 && y == minInt64) && !(y == -1 && x == minInt64))
+	}
+	return 0, false
 }
 
 // partialDef finds the model's value for a partial operator at a zero

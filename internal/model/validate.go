@@ -400,6 +400,7 @@ func (v *validation) benchFun(s *smtlib.Script, name, params, result, body smtli
 	fn.result = srt
 	sym := v.sym(fn.name)
 	sym.bdef = fn
+	v.e.defGen++ // a cached value of the model's may be shadowed
 	return fn, nil
 }
 

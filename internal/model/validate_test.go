@@ -271,3 +271,35 @@ func TestUnspecified(t *testing.T) {
 		bvCase(t, "(declare-fun x () Int)\n", c[0], "(define-fun x () Int 3)", c[1])
 	}
 }
+
+// TestQuickIntOverflow: linear integer terms at the int64 limits give what
+// exact arithmetic gives, whether the int64 fast path or math/big computes
+// them, also nested, with let-bound and Real operands.
+func TestQuickIntOverflow(t *testing.T) {
+	const max, min = "9223372036854775807", "9223372036854775808" // 2^63-1, 2^63
+	bench := "(set-logic QF_LIA)\n(declare-fun x () Int)\n(declare-fun y () Int)\n(declare-fun z () Int)\n(assert (and (= x x) (= y y) (= z z)))\n(assert %s)\n(check-sat)\n"
+	resp := "sat\n((define-fun x () Int " + max + ") (define-fun y () Int (- " + min + ")) (define-fun z () Int (- 1)))"
+	for _, tt := range []struct{ assert, want string }{
+		{"(= (+ x 1) " + min + ")", "VALID"},
+		{"(= (+ x 1) (- " + min + "))", "INVALID bad-model"},
+		{"(= (- y 1) (- 9223372036854775809))", "VALID"},
+		{"(= (- y) " + min + ")", "VALID"},
+		{"(= (* y z) " + min + ")", "VALID"},
+		{"(= (* z y) " + min + ")", "VALID"},
+		{"(= (* x x) 85070591730234615847396907784232501249)", "VALID"},
+		{"(= (+ (* 2 x) (* (- 2) x) z) (- 1))", "VALID"},
+		{"(= (- (+ x x) x x) 0)", "VALID"},
+		{"(= (+ y (- 1) 1) y)", "VALID"},
+		{"(let ((v (+ x 1))) (= (- v 1) x))", "VALID"},
+		{"(let ((v (+ x z))) (and (<= v x) (>= (+ v 2) x) (= (* v 1) 9223372036854775806)))", "VALID"},
+		{"(= (+ (+ (+ (+ (+ x 1) 1) 1) 1) 1) 9223372036854775812)", "VALID"},
+		{"(= (+ x 1) (+ x 2))", "INVALID bad-model"},
+	} {
+		t.Run(tt.assert, func(t *testing.T) {
+			res := check(t, strings.Replace(bench, "%s", tt.assert, 1), resp, Options{})
+			if res.String() != tt.want {
+				t.Errorf("%s: got %s (%s), want %s", tt.assert, res, res.Detail, tt.want)
+			}
+		})
+	}
+}

@@ -185,6 +185,25 @@ func (s *Script) SymbolIndex(t Term) (int, bool) {
 	return int(ref & maxIndex), true
 }
 
+// ConstIndex returns the index of the constant t among the script's
+// interned constant texts (0 to NumConsts()-1), and false if t is not a
+// constant or keyword: what evaluators key per-script caches of constant
+// values by.
+func (s *Script) ConstIndex(t Term) (int, bool) {
+	if t == NoTerm {
+		return 0, false
+	}
+	ref := s.slots[t].ref
+	if ref&tagMask != tagConst {
+		return 0, false
+	}
+	return int(ref & maxIndex), true
+}
+
+// NumConsts returns how many distinct constant and keyword texts the
+// script uses.
+func (s *Script) NumConsts() int { return len(s.consts) }
+
 // IsSymbol reports whether t is the symbol name.
 func (s *Script) IsSymbol(t Term, name string) bool {
 	if t == NoTerm {

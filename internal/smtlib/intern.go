@@ -10,6 +10,29 @@ type interner struct {
 	seed  maphash.Seed
 	table []uint64 // hash<<32 | index+1; 0 is empty
 	names []string
+	// packed holds, for each name of at most 7 bytes, its bytes and its
+	// length in the top byte (see pack), so that a short name, most of a
+	// script, is compared as one integer; longLen for longer names.
+	packed []uint64
+}
+
+// longLen is packed's entry for a name longer than 7 bytes: no short
+// name packs to it (their top byte is at most 7).
+const longLen = ^uint64(0)
+
+// pack returns the bytes of b (at most 7) and its length in one word.
+func pack(b []byte) uint64 {
+	x := uint64(len(b)) << 56
+	for i, c := range b {
+		x |= uint64(c) << (8 * i)
+	}
+	return x
+}
+
+// mixShort hashes a packed short name.
+func mixShort(x uint64) uint32 {
+	x *= 0x9E3779B97F4A7C15
+	return uint32(x>>32) ^ uint32(x)
 }
 
 func newInterner() *interner {
@@ -18,18 +41,15 @@ func newInterner() *interner {
 
 // intern returns the index of b, adding it if it is new.
 func (in *interner) intern(b []byte) uint32 {
+	if len(b) <= 7 {
+		return in.internShort(b)
+	}
 	h := in.hash(b)
 	mask := uint32(len(in.table) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		e := in.table[i]
 		if e == 0 {
-			idx := uint32(len(in.names))
-			in.names = append(in.names, string(b))
-			in.table[i] = uint64(h)<<32 | uint64(idx+1)
-			if len(in.names)*2 > len(in.table) {
-				in.grow()
-			}
-			return idx
+			return in.add(b, longLen, h, i)
 		}
 		if uint32(e>>32) == h {
 			idx := uint32(e) - 1
@@ -38,6 +58,34 @@ func (in *interner) intern(b []byte) uint32 {
 			}
 		}
 	}
+}
+
+// internShort is intern for a name of at most 7 bytes.
+func (in *interner) internShort(b []byte) uint32 {
+	x := pack(b)
+	h := mixShort(x)
+	mask := uint32(len(in.table) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		e := in.table[i]
+		if e == 0 {
+			return in.add(b, x, h, i)
+		}
+		if uint32(e>>32) == h && in.packed[uint32(e)-1] == x {
+			return uint32(e) - 1
+		}
+	}
+}
+
+// add enters b (packed as x, hash h) at the empty table slot i.
+func (in *interner) add(b []byte, x uint64, h, i uint32) uint32 {
+	idx := uint32(len(in.names))
+	in.names = append(in.names, string(b))
+	in.packed = append(in.packed, x)
+	in.table[i] = uint64(h)<<32 | uint64(idx+1)
+	if len(in.names)*2 > len(in.table) {
+		in.grow()
+	}
+	return idx
 }
 
 // has reports whether s has been interned, without adding it.
@@ -74,13 +122,8 @@ func (in *interner) grow() {
 // hash is inlined for the short names that make up most of a script (a
 // multiply of the packed bytes) and uses maphash for longer ones.
 func (in *interner) hash(b []byte) uint32 {
-	if len(b) <= 8 {
-		var x uint64
-		for i, c := range b {
-			x |= uint64(c) << (8 * i)
-		}
-		x = (x ^ uint64(len(b))<<59) * 0x9E3779B97F4A7C15
-		return uint32(x>>32) ^ uint32(x)
+	if len(b) <= 7 {
+		return mixShort(pack(b))
 	}
 	return uint32(maphash.Bytes(in.seed, b))
 }
