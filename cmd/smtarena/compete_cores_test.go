@@ -390,14 +390,7 @@ command = ["sh", "-c", "sleep 0.05; echo sat", "v", "{file}"]
 	ctx := context.Background()
 	duringValidation := 0
 	for cycle := 0; cycle < 60 && duringValidation < 5; cycle++ {
-		c := exec.Command(exe, "compete", "--quiet", def)
-		c.Env = append(os.Environ(), "SMTARENA_TEST_MAIN=1")
-		if err := c.Start(); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(time.Duration(250+cycle*53%400) * time.Millisecond)
-		_ = c.Process.Kill()
-		_ = c.Wait()
+		killCompeteAfter(t, exe, def, time.Duration(250+cycle*53%400)*time.Millisecond)
 		st, err := store.Open(ctx, filepath.Join(dir, "resume-work", "smtarena.db"))
 		if err != nil {
 			continue // killed before the store existed

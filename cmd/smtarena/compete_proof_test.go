@@ -231,14 +231,7 @@ wall_limit = "10s"
 `+solver("a")+solver("b")), 0o644)
 	exe, _ := os.Executable()
 	for cycle := 0; cycle < 6; cycle++ {
-		c := exec.Command(exe, "compete", "--quiet", def)
-		c.Env = append(os.Environ(), "SMTARENA_TEST_MAIN=1")
-		if err := c.Start(); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(time.Duration(300+cycle*97%300) * time.Millisecond)
-		_ = c.Process.Kill()
-		_ = c.Wait()
+		killCompeteAfter(t, exe, def, time.Duration(300+cycle*97%300)*time.Millisecond)
 	}
 	st := openCompeteStore(t, def)
 	before, err := st.Results(context.Background(), store.ResultFilter{Track: "proof"})

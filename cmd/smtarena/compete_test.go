@@ -98,6 +98,20 @@ command = ["cvc5"]
 	}
 }
 
+// killCompeteAfter starts `smtarena compete --quiet def` (the test binary
+// as smtarena) and kills it with SIGKILL after d.
+func killCompeteAfter(t *testing.T, exe, def string, d time.Duration) {
+	t.Helper()
+	c := exec.Command(exe, "compete", "--quiet", def)
+	c.Env = append(os.Environ(), "SMTARENA_TEST_MAIN=1")
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(d)
+	_ = c.Process.Kill()
+	_ = c.Wait()
+}
+
 // TestCompeteResume kills the compete process with SIGKILL 20 times during a
 // 500-pair run, then lets it finish: every pair is recorded exactly once.
 func TestCompeteResume(t *testing.T) {
@@ -128,14 +142,7 @@ command = ["sh", "-c", "echo unsat", "b", "{file}"]
 `), 0o644)
 	exe, _ := os.Executable()
 	for cycle := 0; cycle < 20; cycle++ {
-		c := exec.Command(exe, "compete", "--quiet", def)
-		c.Env = append(os.Environ(), "SMTARENA_TEST_MAIN=1")
-		if err := c.Start(); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(time.Duration(150+cycle*37%200) * time.Millisecond)
-		_ = c.Process.Kill()
-		_ = c.Wait()
+		killCompeteAfter(t, exe, def, time.Duration(150+cycle*37%200)*time.Millisecond)
 	}
 	code, out, errs := runCLI(t, "", "compete", "--quiet", def)
 	if code != 0 {
