@@ -119,15 +119,23 @@ func (sp *splitter) take() (data []byte, base, line, col int, err error) {
 	}
 	sp.base += sp.cut
 	rest := sp.buf[sp.cut:]
-	sp.buf = append(make([]byte, 0, max(chunkSize+chunkSize/4, len(rest)+64<<10)), rest...)
+	if sp.eof {
+		// Nothing more is read into the buffer: the rest stays where it is.
+		sp.buf = rest
+	} else {
+		sp.buf = append(make([]byte, 0, max(chunkSize+chunkSize/4, len(rest)+64<<10)), rest...)
+	}
 	sp.scanned -= sp.cut
 	sp.cut = 0
 	return data, base, line, col, nil
 }
 
+// fill reads more of the input. The buffer grows by doubling from 64 KiB,
+// so that a small benchmark (most are a few KB) costs a small buffer: a
+// validation is often a whole process of a few milliseconds.
 func (sp *splitter) fill() error {
 	if cap(sp.buf)-len(sp.buf) < 64<<10 {
-		nb := make([]byte, len(sp.buf), 2*cap(sp.buf)+chunkSize)
+		nb := make([]byte, len(sp.buf), max(2*cap(sp.buf), 128<<10))
 		copy(nb, sp.buf)
 		sp.buf = nb
 	}
