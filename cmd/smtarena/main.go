@@ -37,11 +37,22 @@ type streams struct {
 }
 
 func main() {
+	args := os.Args[1:]
+	if len(args) > 0 && killable[args[0]] {
+		os.Exit(run(context.Background(), args, streams{os.Stdin, os.Stdout, os.Stderr}))
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], streams{os.Stdin, os.Stdout, os.Stderr})
+	code := run(ctx, args, streams{os.Stdin, os.Stdout, os.Stderr})
 	stop()
 	os.Exit(code)
 }
+
+// killable are the commands that hold nothing to clean up or record when
+// interrupted, so that SIGINT and SIGTERM may end them at once, by their
+// default action. They skip installing handlers, which costs a goroutine
+// and a thread: validate-model runs once per model-validation pair and
+// lives a few milliseconds.
+var killable = map[string]bool{"validate-model": true}
 
 // run executes one command line and returns its exit code.
 func run(ctx context.Context, args []string, io streams) int {
@@ -125,6 +136,8 @@ func newRootCmdFor(io streams, args []string) *cobra.Command {
 	if len(args) > 0 {
 		for _, sc := range subcommands {
 			if sc.name == args[0] {
+				// Only reachable with every command built.
+				root.CompletionOptions.DisableDefaultCmd = true
 				root.AddCommand(sc.make(io))
 				return root
 			}

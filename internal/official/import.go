@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/smtarena/smtarena/internal/store"
@@ -121,7 +122,7 @@ var trackNames = []struct{ key, track string }{
 	{"cloud", "cloud"},
 }
 
-var yearRE = regexp.MustCompile(`(?:^|[^0-9])(20[0-9]{2})(?:[^0-9]|$)`)
+var yearRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|[^0-9])(20[0-9]{2})(?:[^0-9]|$)`) })
 
 // defaults fills the year, competition and track of an import from the
 // file's path where they were not given: the year is the last 4-digit year
@@ -129,7 +130,7 @@ var yearRE = regexp.MustCompile(`(?:^|[^0-9])(20[0-9]{2})(?:[^0-9]|$)`)
 // its directories (2020/results/unsat-core/Job_infos.tar.xz).
 func (opts *Options) defaults(path string, needTrack, needYear bool) error {
 	if opts.Year == 0 {
-		if ms := yearRE.FindAllStringSubmatch(path, -1); ms != nil {
+		if ms := yearRE().FindAllStringSubmatch(path, -1); ms != nil {
 			opts.Year, _ = strconv.Atoi(ms[len(ms)-1][1])
 		} else if needYear {
 			return fmt.Errorf("%s: no year in the path; give one (--year)", path)

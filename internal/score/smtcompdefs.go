@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/smtarena/smtarena/internal/benchmark"
 )
@@ -29,13 +30,15 @@ type SMTCOMPDefs struct {
 }
 
 var (
-	defsClassRE  = regexp.MustCompile(`^class (\w+)\(`)
-	defsMemberRE = regexp.MustCompile(`^\s+(\w+) = "([^"]*)"`)
-	defsTrackRE  = regexp.MustCompile(`^\s+Track\.(\w+): \{`)
-	defsDivRE    = regexp.MustCompile(`^\s+Division\.(\w+): \{`)
-	defsLogicRE  = regexp.MustCompile(`^\s+Logic\.(\w+),?`)
-	defsRemoved  = regexp.MustCompile(`(?s)\n\s+removed_results = \[(.*?)\n\s+\]`)
-	defsEntry    = regexp.MustCompile(`(?s)\{\s*"logic": int\(Logic\.(\w+)\),\s*"family": "([^"]*)",\s*"name": "([^"]*)",?\s*\}`)
+	defsClassRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^class (\w+)\(`) })
+	defsMemberRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s+(\w+) = "([^"]*)"`) })
+	defsTrackRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s+Track\.(\w+): \{`) })
+	defsDivRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s+Division\.(\w+): \{`) })
+	defsLogicRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s+Logic\.(\w+),?`) })
+	defsRemoved  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)\n\s+removed_results = \[(.*?)\n\s+\]`) })
+	defsEntry    = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?s)\{\s*"logic": int\(Logic\.(\w+)\),\s*"family": "([^"]*)",\s*"name": "([^"]*)",?\s*\}`)
+	})
 )
 
 // ParseSMTCOMPDefs reads defs.py: the Logic and Division enumerations and
@@ -50,7 +53,7 @@ func ParseSMTCOMPDefs(src []byte) (*SMTCOMPDefs, error) {
 	for sc.Scan() {
 		line++
 		l := sc.Text()
-		if m := defsClassRE.FindStringSubmatch(l); m != nil {
+		if m := defsClassRE().FindStringSubmatch(l); m != nil {
 			class, inTracks = m[1], false
 			continue
 		}
@@ -63,16 +66,16 @@ func ParseSMTCOMPDefs(src []byte) (*SMTCOMPDefs, error) {
 				inTracks = false
 				continue
 			}
-			if m := defsTrackRE.FindStringSubmatch(l); m != nil {
+			if m := defsTrackRE().FindStringSubmatch(l); m != nil {
 				track, div = m[1], ""
 				d.Tracks[track] = map[string][]string{}
-			} else if m := defsDivRE.FindStringSubmatch(l); m != nil {
+			} else if m := defsDivRE().FindStringSubmatch(l); m != nil {
 				if track == "" {
 					return nil, fmt.Errorf("defs.py:%d: a division outside a track", line)
 				}
 				div = m[1]
 				d.Tracks[track][div] = []string{}
-			} else if m := defsLogicRE.FindStringSubmatch(l); m != nil {
+			} else if m := defsLogicRE().FindStringSubmatch(l); m != nil {
 				if div == "" {
 					return nil, fmt.Errorf("defs.py:%d: a logic outside a division", line)
 				}
@@ -83,7 +86,7 @@ func ParseSMTCOMPDefs(src []byte) (*SMTCOMPDefs, error) {
 		if l != "" && !strings.HasPrefix(l, " ") && !strings.HasPrefix(l, "\t") && !strings.HasPrefix(l, "#") {
 			class = ""
 		}
-		if m := defsMemberRE.FindStringSubmatch(l); m != nil {
+		if m := defsMemberRE().FindStringSubmatch(l); m != nil {
 			switch class {
 			case "Logic":
 				d.Logics = append(d.Logics, m[2])
@@ -95,8 +98,8 @@ func ParseSMTCOMPDefs(src []byte) (*SMTCOMPDefs, error) {
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("defs.py: %w", err)
 	}
-	if m := defsRemoved.FindSubmatch(src); m != nil {
-		for _, e := range defsEntry.FindAllSubmatch(m[1], -1) {
+	if m := defsRemoved().FindSubmatch(src); m != nil {
+		for _, e := range defsEntry().FindAllSubmatch(m[1], -1) {
 			d.RemovedResults = append(d.RemovedResults, "non-incremental/"+string(e[1])+"/"+string(e[2])+"/"+string(e[3]))
 		}
 	}
