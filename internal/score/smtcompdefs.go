@@ -26,6 +26,10 @@ type SMTCOMPDefs struct {
 	// RemovedResults are the benchmarks whose results were removed after
 	// the runs (Config.removed_results), as library paths.
 	RemovedResults []string
+	// BaseSolvers is Config.baseSolverMap2025 (derived solver -> its base
+	// solver) where defs.py has such a map (the 2025 tool's
+	// generate_website_page.py reads it); nil otherwise.
+	BaseSolvers map[string]string
 }
 
 var (
@@ -35,6 +39,8 @@ var (
 	defsDivRE    = regexp.MustCompile(`^\s+Division\.(\w+): \{`)
 	defsLogicRE  = regexp.MustCompile(`^\s+Logic\.(\w+),?`)
 	defsRemoved  = regexp.MustCompile(`(?s)\n\s+removed_results = \[(.*?)\n\s+\]`)
+	defsBaseMap  = regexp.MustCompile(`(?s)\n\s+baseSolverMap\w*(?:\s*:[^=\n]*)?\s*=\s*\{(.*?)\}`)
+	defsPair     = regexp.MustCompile(`"([^"]*)"\s*:\s*"([^"]*)"`)
 	defsEntry    = regexp.MustCompile(`(?s)\{\s*"logic": int\(Logic\.(\w+)\),\s*"family": "([^"]*)",\s*"name": "([^"]*)",?\s*\}`)
 )
 
@@ -98,6 +104,12 @@ func ParseSMTCOMPDefs(src []byte) (*SMTCOMPDefs, error) {
 	if m := defsRemoved.FindSubmatch(src); m != nil {
 		for _, e := range defsEntry.FindAllSubmatch(m[1], -1) {
 			d.RemovedResults = append(d.RemovedResults, "non-incremental/"+string(e[1])+"/"+string(e[2])+"/"+string(e[3]))
+		}
+	}
+	if m := defsBaseMap.FindSubmatch(src); m != nil {
+		d.BaseSolvers = map[string]string{}
+		for _, p := range defsPair.FindAllSubmatch(m[1], -1) {
+			d.BaseSolvers[string(p[1])] = string(p[2])
 		}
 	}
 	if len(d.Logics) == 0 || len(d.Tracks) == 0 {
@@ -221,4 +233,37 @@ func (d *SMTCOMPDefs) Entrants(t benchmark.Track, subs map[string][]byte) (map[s
 		}
 	}
 	return out, reg, nil
+}
+
+// BaseSolvers gives each derived solver its base solver for the pages of
+// 2025 on (PodiumStep.baseSolver): defs.py's baseSolverMap2025 where it
+// has one, else what the 2025 submissions show of it: a base solver was
+// submitted as "X-base", "competitive": false, beside the derived solver
+// X (Bitwuzla-MachBV-base, Z3-Owl-base, Z3-Noodler-Mocha-base,
+// Z3-Inc-Z3++-base in SMT-COMP/smt-comp.github.io submissions/ of 2025).
+// The inference stands in for the map of the 2025 defs.py, which the
+// reference index does not hold.
+func (d *SMTCOMPDefs) BaseSolversOf(subs map[string][]byte) (map[string]string, error) {
+	if d.BaseSolvers != nil {
+		return d.BaseSolvers, nil
+	}
+	comp := map[string]bool{}
+	for _, file := range sortedKeys(subs) {
+		var s submission2024
+		if err := json.Unmarshal(subs[file], &s); err != nil {
+			return nil, fmt.Errorf("%s: %w", file, err)
+		}
+		comp[s.Name] = s.Competitive == nil || *s.Competitive
+	}
+	out := map[string]string{}
+	for name, c := range comp {
+		derived, ok := strings.CutSuffix(name, "-base")
+		if !ok || c {
+			continue
+		}
+		if _, ok := comp[derived]; ok {
+			out[derived] = name
+		}
+	}
+	return out, nil
 }
