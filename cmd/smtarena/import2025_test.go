@@ -88,7 +88,8 @@ tracks: dict[Track, dict[Division, set[Logic]]] = {
 // results stands beside them. It then scores the single-query and
 // unsat-core tracks as the 2025 tool did and reads the website records:
 // the base solver listed last and not competing, its derived solver
-// winning with its delta, the division competitive (two families), an
+// winning with its delta, the division competitive (two families), the
+// tool's resultdate without --date, an
 // unsat core the validators refuted counted as an error.
 func TestImportScore2025(t *testing.T) {
 	tmp := t.TempDir()
@@ -178,7 +179,7 @@ func TestImportScore2025(t *testing.T) {
 		t.Helper()
 		out := filepath.Join(tmp, "web-"+track)
 		code, stdout, errs := runCLI(t, "", "score", "--db", db, "--rules", "2024", "--year", "2025", "--track", track, "--compat", "official",
-			"--defs", defs, "--submissions", subs, "--format", "web-json", "--out", out, "--date", "2025-08-11")
+			"--defs", defs, "--submissions", subs, "--format", "web-json", "--out", out)
 		if code != 0 {
 			t.Fatalf("score %s: %d %s %s", track, code, stdout, errs)
 		}
@@ -210,6 +211,9 @@ func TestImportScore2025(t *testing.T) {
 		return ss
 	}
 	sq := score("single-query")
+	if string(sq["resultdate"]) != `"2025-08-11"` {
+		t.Errorf("resultdate %s, want the tool's 2025-08-11 without --date", sq["resultdate"])
+	}
 	if string(sq["is_competitive"]) != "true" || string(sq["winner_par"]) != `"Bitwuzla-MachBV"` || string(sq["time_limit"]) != "1200" {
 		t.Errorf("single-query: is_competitive %s, winner %s, time_limit %s", sq["is_competitive"], sq["winner_par"], sq["time_limit"])
 	}

@@ -95,3 +95,17 @@ func baseDelta(bases map[string]string, r *Ranking, e *Entry) (string, int64) {
 	}
 	return b, 0
 }
+
+// OfficialResultDate is the resultdate the smtcomp tool wrote into every
+// page of a year (make_podium and the cross-division records): 2024-07-08
+// (the shared 2024 pages: "Results were generated on 2024-07-08"),
+// 2025-08-11 (generate_website_page.py at 061c204f); "" for other years.
+func OfficialResultDate(year int) string {
+	switch year {
+	case 2024:
+		return "2024-07-08"
+	case 2025:
+		return "2025-08-11"
+	}
+	return ""
+}
