@@ -236,3 +236,37 @@ class Config:
 		t.Errorf("bad submission: %v", err)
 	}
 }
+
+// TestDefsOneLineSets: a tracks table written with a division's set on
+// its own line ({Logic.A, Logic.B}) or with comments reads as the
+// one-logic-a-line form black writes.
+func TestDefsOneLineSets(t *testing.T) {
+	src := []byte(`class Logic(EnumAutoInt):
+    QF_BV = "QF_BV"
+    QF_ABV = "QF_ABV"
+    QF_UFBV = "QF_UFBV"
+
+tracks: dict[Track, dict[Division, set[Logic]]] = {
+    Track.SingleQuery: {
+        Division.QF_Bitvec: {Logic.QF_BV},
+        Division.QF_Equality_Bitvec: {Logic.QF_ABV, Logic.QF_UFBV},  # not Logic.QF_AUFBV this year
+    },
+    Track.Incremental: {
+        Division.QF_Bitvec: {
+            Logic.QF_BV,  # Logic.QF_ABV was here
+        },
+    },
+}
+`)
+	d, err := ParseSMTCOMPDefs(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := d.Divisions(benchmark.SingleQuery)
+	if strings.Join(got["QF_Bitvec"], ",") != "QF_BV" || strings.Join(got["QF_Equality_Bitvec"], ",") != "QF_ABV,QF_UFBV" {
+		t.Errorf("single query: %v", got)
+	}
+	if inc := d.Divisions(benchmark.Incremental); strings.Join(inc["QF_Bitvec"], ",") != "QF_BV" || len(inc) != 1 {
+		t.Errorf("incremental: %v", inc)
+	}
+}

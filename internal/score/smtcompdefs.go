@@ -37,7 +37,7 @@ var (
 	defsMemberRE = regexp.MustCompile(`^\s+(\w+) = "([^"]*)"`)
 	defsTrackRE  = regexp.MustCompile(`^\s+Track\.(\w+): \{`)
 	defsDivRE    = regexp.MustCompile(`^\s+Division\.(\w+): \{`)
-	defsLogicRE  = regexp.MustCompile(`^\s+Logic\.(\w+),?`)
+	defsLogicRE  = regexp.MustCompile(`\bLogic\.(\w+)`)
 	defsRemoved  = regexp.MustCompile(`(?s)\n\s+removed_results = \[(.*?)\n\s+\]`)
 	defsBaseMap  = regexp.MustCompile(`(?s)\n\s+baseSolverMap\w*(?:\s*:[^=\n]*)?\s*=\s*\{(.*?)\}`)
 	defsPair     = regexp.MustCompile(`"([^"]*)"\s*:\s*"([^"]*)"`)
@@ -65,6 +65,9 @@ func ParseSMTCOMPDefs(src []byte) (*SMTCOMPDefs, error) {
 			continue
 		}
 		if inTracks {
+			if i := strings.IndexByte(l, '#'); i >= 0 {
+				l = l[:i] // a comment: no logic of the table
+			}
 			if l == "}" {
 				inTracks = false
 				continue
@@ -78,11 +81,15 @@ func ParseSMTCOMPDefs(src []byte) (*SMTCOMPDefs, error) {
 				}
 				div = m[1]
 				d.Tracks[track][div] = []string{}
-			} else if m := defsLogicRE.FindStringSubmatch(l); m != nil {
+				l = l[len(m[0]):] // a set written on the division's line: {Logic.QF_BV},
+			}
+			if ms := defsLogicRE.FindAllStringSubmatch(l, -1); ms != nil && !defsTrackRE.MatchString(l) {
 				if div == "" {
 					return nil, fmt.Errorf("defs.py:%d: a logic outside a division", line)
 				}
-				d.Tracks[track][div] = append(d.Tracks[track][div], m[1])
+				for _, m := range ms {
+					d.Tracks[track][div] = append(d.Tracks[track][div], m[1])
+				}
 			}
 			continue
 		}
