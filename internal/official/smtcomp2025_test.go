@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/smtarena/smtarena/internal/store"
@@ -39,22 +40,27 @@ func TestImport2025Words(t *testing.T) {
  {"track": "ModelValidation", "solver": "Yices2", "file": {"incremental": false, "logic": "QF_LRA", "family": ["f"], "name": "b.smt2"},
   "result": "ModelUnsat", "cpu_time": 1, "wallclock_time": 1, "memory_usage": 0},
  {"track": "Parallel", "solver": "SMTS", "file": {"incremental": false, "logic": "QF_LRA", "family": ["f"], "name": "b.smt2"},
-  "result": "OutOfMemory", "cpu_time": 1, "wallclock_time": 1, "memory_usage": 0}
+  "result": "OutOfMemory", "cpu_time": 1, "wallclock_time": 1, "memory_usage": 0},
+ {"track": "SingleQuery", "solver": "SMTS", "file": {"incremental": false, "logic": "QF_LRA", "family": ["f"], "name": "b.smt2"},
+  "result": "OtherError", "cpu_time": 1, "wallclock_time": 1, "memory_usage": 0}
 ]}`), 0o644)
 	st := openStore(t)
 	ctx := context.Background()
 	s, err := Import(ctx, st, "", p, Options{})
-	if err != nil || s.Rows != 3 || s.Added != 3 {
+	// A word the tool did not have in 2024 is imported (an abnormal end
+	// without an answer) and named.
+	if err != nil || s.Rows != 4 || s.Added != 4 || s.Unusable() != 0 || len(s.Problems) != 1 || !strings.Contains(s.Problems[0].String(), `"othererror"`) {
 		t.Fatalf("%+v %v", s, err)
 	}
 	rs, err := st.Results(ctx, store.ResultFilter{Year: 2025})
-	if err != nil || len(rs) != 3 {
+	if err != nil || len(rs) != 4 {
 		t.Fatalf("%d results, %v", len(rs), err)
 	}
 	want := map[string][3]string{
 		"unsat-core":       {"complete", "unsat", `{"core-size":3,"nb_answers":3,"result":"UnsatCoreNotValidated","result-is-erroneous":1}`},
 		"model-validation": {"complete", "sat", `{"model_validator_status":"INVALID","result":"ModelUnsat"}`},
 		"parallel":         {"memout", "unknown", `{"result":"OutOfMemory"}`},
+		"single-query":     {"othererror", "unknown", `{"result":"OtherError"}`},
 	}
 	for _, r := range rs {
 		if w := want[r.Track]; r.Status != w[0] || r.Answer != w[1] || r.Extra != w[2] {
