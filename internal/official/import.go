@@ -83,7 +83,13 @@ func Key(source string, year int, track, solver, configuration, benchmark, pair 
 
 // Import reads an official result file of a format (see Formats) into the
 // results table.
+// Without a format, a JSON file (.json, .json.gz, .json.xz, .json.bz2) is
+// the smtcomp tool's: its benchmark list when named benchmarks-*, else its
+// results (results-TRACK-YEAR.json.gz); anything else a StarExec export.
 func Import(ctx context.Context, st store.Store, format, path string, opts Options) (Stats, error) {
+	if format == "" {
+		format = detectFormat(path)
+	}
 	switch format {
 	case "", "starexec-csv":
 		return ImportStarExec(ctx, st, path, opts)
@@ -95,6 +101,22 @@ func Import(ctx context.Context, st store.Store, format, path string, opts Optio
 		return ImportAWSCSV(ctx, st, path, opts)
 	}
 	return Stats{}, fmt.Errorf("unknown result format %q (want one of %s)", format, strings.Join(Formats, ", "))
+}
+
+// detectFormat names the format of a file given without one: "" (a
+// StarExec export) unless its name says it is the smtcomp tool's JSON.
+func detectFormat(path string) string {
+	base := strings.ToLower(filepath.Base(path))
+	for _, ext := range []string{".gz", ".xz", ".bz2"} {
+		base = strings.TrimSuffix(base, ext)
+	}
+	if !strings.HasSuffix(base, ".json") {
+		return ""
+	}
+	if strings.HasPrefix(base, "benchmarks-") {
+		return "benchmarks-json"
+	}
+	return "smtcomp-json"
 }
 
 // trackNames map the official file names to tracks.

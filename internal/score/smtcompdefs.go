@@ -27,6 +27,10 @@ type SMTCOMPDefs struct {
 	// RemovedResults are the benchmarks whose results were removed after
 	// the runs (Config.removed_results), as library paths.
 	RemovedResults []string
+	// BaseSolvers is Config.baseSolverMap2025 (derived solver -> its base
+	// solver) where defs.py has such a map (the 2025 tool's
+	// generate_website_page.py reads it); nil otherwise.
+	BaseSolvers map[string]string
 }
 
 var (
@@ -34,9 +38,13 @@ var (
 	defsMemberRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s+(\w+) = "([^"]*)"`) })
 	defsTrackRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s+Track\.(\w+): \{`) })
 	defsDivRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s+Division\.(\w+): \{`) })
-	defsLogicRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s+Logic\.(\w+),?`) })
+	defsLogicRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bLogic\.(\w+)`) })
 	defsRemoved  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)\n\s+removed_results = \[(.*?)\n\s+\]`) })
-	defsEntry    = sync.OnceValue(func() *regexp.Regexp {
+	defsBaseMap  = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?s)\n\s+baseSolverMap\w*(?:\s*:[^=\n]*)?\s*=\s*\{(.*?)\}`)
+	})
+	defsPair  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"([^"]*)"\s*:\s*"([^"]*)"`) })
+	defsEntry = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?s)\{\s*"logic": int\(Logic\.(\w+)\),\s*"family": "([^"]*)",\s*"name": "([^"]*)",?\s*\}`)
 	})
 )
@@ -62,6 +70,9 @@ func ParseSMTCOMPDefs(src []byte) (*SMTCOMPDefs, error) {
 			continue
 		}
 		if inTracks {
+			if i := strings.IndexByte(l, '#'); i >= 0 {
+				l = l[:i] // a comment: no logic of the table
+			}
 			if l == "}" {
 				inTracks = false
 				continue
@@ -75,11 +86,15 @@ func ParseSMTCOMPDefs(src []byte) (*SMTCOMPDefs, error) {
 				}
 				div = m[1]
 				d.Tracks[track][div] = []string{}
-			} else if m := defsLogicRE().FindStringSubmatch(l); m != nil {
+				l = l[len(m[0]):] // a set written on the division's line: {Logic.QF_BV},
+			}
+			if ms := defsLogicRE().FindAllStringSubmatch(l, -1); ms != nil && !defsTrackRE().MatchString(l) {
 				if div == "" {
 					return nil, fmt.Errorf("defs.py:%d: a logic outside a division", line)
 				}
-				d.Tracks[track][div] = append(d.Tracks[track][div], m[1])
+				for _, m := range ms {
+					d.Tracks[track][div] = append(d.Tracks[track][div], m[1])
+				}
 			}
 			continue
 		}
@@ -101,6 +116,12 @@ func ParseSMTCOMPDefs(src []byte) (*SMTCOMPDefs, error) {
 	if m := defsRemoved().FindSubmatch(src); m != nil {
 		for _, e := range defsEntry().FindAllSubmatch(m[1], -1) {
 			d.RemovedResults = append(d.RemovedResults, "non-incremental/"+string(e[1])+"/"+string(e[2])+"/"+string(e[3]))
+		}
+	}
+	if m := defsBaseMap().FindSubmatch(src); m != nil {
+		d.BaseSolvers = map[string]string{}
+		for _, p := range defsPair().FindAllSubmatch(m[1], -1) {
+			d.BaseSolvers[string(p[1])] = string(p[2])
 		}
 	}
 	if len(d.Logics) == 0 || len(d.Tracks) == 0 {
@@ -224,4 +245,37 @@ func (d *SMTCOMPDefs) Entrants(t benchmark.Track, subs map[string][]byte) (map[s
 		}
 	}
 	return out, reg, nil
+}
+
+// BaseSolvers gives each derived solver its base solver for the pages of
+// 2025 on (PodiumStep.baseSolver): defs.py's baseSolverMap2025 where it
+// has one, else what the 2025 submissions show of it: a base solver was
+// submitted as "X-base", "competitive": false, beside the derived solver
+// X (Bitwuzla-MachBV-base, Z3-Owl-base, Z3-Noodler-Mocha-base,
+// Z3-Inc-Z3++-base in SMT-COMP/smt-comp.github.io submissions/ of 2025).
+// The inference stands in for the map of the 2025 defs.py, which the
+// reference index does not hold.
+func (d *SMTCOMPDefs) BaseSolversOf(subs map[string][]byte) (map[string]string, error) {
+	if d.BaseSolvers != nil {
+		return d.BaseSolvers, nil
+	}
+	comp := map[string]bool{}
+	for _, file := range sortedKeys(subs) {
+		var s submission2024
+		if err := json.Unmarshal(subs[file], &s); err != nil {
+			return nil, fmt.Errorf("%s: %w", file, err)
+		}
+		comp[s.Name] = s.Competitive == nil || *s.Competitive
+	}
+	out := map[string]string{}
+	for name, c := range comp {
+		derived, ok := strings.CutSuffix(name, "-base")
+		if !ok || c {
+			continue
+		}
+		if _, ok := comp[derived]; ok {
+			out[derived] = name
+		}
+	}
+	return out, nil
 }
