@@ -333,10 +333,17 @@ func (s *Script) Size() int { return len(s.slots) }
 
 // trim gives back the spare capacity of the arena once parsing is done.
 func (s *Script) trim() {
-	if cap(s.slots) > len(s.slots)+len(s.slots)/8 {
+	if wasted(cap(s.slots), len(s.slots)) {
 		s.slots = append([]slot(nil), s.slots...)
 	}
-	if cap(s.nodes) > len(s.nodes)+len(s.nodes)/8 {
+	if wasted(cap(s.nodes), len(s.nodes)) {
 		s.nodes = append([]node(nil), s.nodes...)
 	}
+}
+
+// wasted says whether an arena's unused room is worth a copy to give it
+// back: over an eighth of it, and over 16384 elements (a small script's
+// copy would cost more than the room).
+func wasted(capacity, length int) bool {
+	return capacity-length > length/8 && capacity-length > 1<<14
 }

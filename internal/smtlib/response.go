@@ -848,6 +848,12 @@ func newRespParser(at Position, text []byte) *parser {
 	file.base = at
 	p := &parser{s: newScript(file), mode: AllErrors}
 	p.sc.init(text, p.lexError)
+	if len(text) > 1<<10 {
+		// A model can be large: room for all of it at once, as Parse does.
+		parens, atoms := estimate(text)
+		p.s.nodes = make([]node, 0, parens+1)
+		p.s.slots = make([]slot, 0, parens+atoms+1)
+	}
 	p.next()
 	return p
 }
@@ -1140,7 +1146,7 @@ func (p *parser) modelElement() {
 
 // definitions lists the functions, constants and sorts of a model.
 func definitions(s *Script) ([]Definition, map[string]int) {
-	var defs []Definition
+	defs := make([]Definition, 0, len(s.Commands()))
 	params := func(list Term, named bool) []Param {
 		var out []Param
 		for i := 0; i < s.NumArgs(list); i++ {
