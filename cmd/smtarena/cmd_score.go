@@ -216,6 +216,9 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 		}
 		lastPath = row.Benchmark
 		row.Solver, row.Status, row.Answer, row.Expected, row.Result = in.of(row.Solver), in.of(row.Status), in.of(row.Answer), in.of(row.Expected), in.of(row.Result)
+		if row.Name != "" {
+			row.Name = in.of(row.Name)
+		}
 		if row.Expected == "" || (track == benchmark.UnsatCore && row.Reduction == 0 && row.CoreSize > 0) {
 			needIndex = true
 		}

@@ -15,6 +15,10 @@ type Row struct {
 	// Solver identifies the solver as the Registry knows it (a StarExec
 	// solver id, or a name); unknown keys are their own names.
 	Solver string
+	// Name is the source's solver name where Solver is its id (the
+	// export's solver column): the official computation of 2015-2018
+	// grouped runs by it (official2015.go).
+	Name string
 	// Benchmark is the library path: (non-)incremental/LOGIC/family/.../file.
 	Benchmark string
 	// Status is how the run ended: complete, timeout, timeout (wallclock),
@@ -112,7 +116,7 @@ func RowOf(solver, path, status, answer, expected string, cpu, wall float64, ext
 		return ok
 	}
 	if id := str("solver id"); id != "" {
-		r.Solver = id
+		r.Name, r.Solver = solver, id
 	}
 	r.CorrectAnswers, r.WrongAnswers = num("correct-answers"), num("wrong-answers")
 	if n := num("num_check_sat"); n > 0 {
