@@ -256,3 +256,39 @@ func plainGZ(t *testing.T, _ string, data []byte) []byte {
 	}
 	return b.Bytes()
 }
+
+// TestScoreOfficial2018Application imports a 2018 application-track archive
+// and scores it as the 2018 pages were computed (compute_app_html.ml): the
+// wrong run scores e = 1 and n = 0, times as measured (a memout's too),
+// the non-competing solver ranked but not the winner.
+func TestScoreOfficial2018Application(t *testing.T) {
+	tmp := t.TempDir()
+	header := "pair id,benchmark,benchmark id,solver,solver id,configuration,configuration id,status,cpu time,wallclock time,memory usage,result,wrong-answers,correct-answers\n"
+	rows := "1,Application Track/QF_LIA/f/a.smt2,1,Yices,11,default,21,complete,10,9,100,--,0,40\n" +
+		"2,Application Track/QF_LIA/f/b.smt2,2,Yices,11,default,21,memout,20,2500,100,--,0,10\n" +
+		"3,Application Track/QF_LIA/f/a.smt2,1,CVC4,12,default,22,complete,5,5,100,--,1,45\n" +
+		"4,Application Track/QF_LIA/f/b.smt2,2,CVC4,12,default,22,complete,5,5,100,--,0,30\n" +
+		"5,Application Track/QF_LIA/f/a.smt2,1,z3-4.7.1,13,default,23,complete,1,1,100,--,0,50\n" +
+		"6,Application Track/QF_LIA/f/b.smt2,2,z3-4.7.1,13,default,23,complete,1,1,100,--,0,50\n"
+	file := filepath.Join(tmp, "2018", "csv", "Application_Track.tar.xz")
+	os.MkdirAll(filepath.Dir(file), 0o755)
+	os.WriteFile(file, tarXZ(t, "Application_Track.csv", []byte(header+rows)), 0o644)
+	db := filepath.Join(tmp, "s.db")
+	if c, errs := importCounts(t, 0, "--db", db, file); c != [4]int{6, 6, 0, 0} {
+		t.Fatalf("import: %v\n%s", c, errs)
+	}
+	reg := filepath.Join(tmp, "registration.csv")
+	os.WriteFile(reg, []byte("Solver Name,Competing\nYices,yes\nCVC4,yes\nz3-4.7.1,no\n"), 0o644)
+	checks := filepath.Join(tmp, "checks.csv")
+	os.WriteFile(checks, []byte("benchmark,num_check_sat\nQF_LIA/f/a.smt2,50\nQF_LIA/f/b.smt2,50\n"), 0o644)
+	code, out, errs := runCLI(t, "", "score", "--db", db, "--rules", "2018", "--year", "2018", "--track", "incremental",
+		"--compat", "official", "--solvers", reg, "--check-sats", checks, "--format", "json")
+	if code != 0 {
+		t.Fatalf("score: exit %d\n%s%s", code, out, errs)
+	}
+	for _, want := range []string{`"winner_par": "Yices"`, `"name": "CVC4"`, `"errorScore": 1`, `"correctScore": 30`, `"correctScore": 50`, `"WallScore": 2509`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("score output lacks %s:\n%s", want, out)
+		}
+	}
+}

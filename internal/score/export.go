@@ -505,6 +505,8 @@ func WriteTable(w io.Writer, rep *Report) error {
 		rules, compat = strconv.Itoa(rep.Asked), ", official computation (the smtcomp tool)"
 	case rep.Compat == Official && rep.Year >= 2019:
 		rules, compat = strconv.Itoa(rep.Asked), fmt.Sprintf(", official computation (score.py of %d)", rep.Year)
+	case rep.Compat == Official && legacyYear(rep.Year):
+		rules, compat = strconv.Itoa(rep.Asked), fmt.Sprintf(", official computation (the results-processing programs of %d)", rep.Year)
 	case rep.Document != 0 && rep.Document != rep.Asked:
 		rules = fmt.Sprintf("%d (the %d text)", rep.Asked, rep.Document)
 	case rep.Document != 0:
