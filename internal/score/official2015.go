@@ -1,6 +1,7 @@
 package score
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/smtarena/smtarena/internal/benchmark"
@@ -138,6 +139,19 @@ func legacyWinner(rk *Ranking, competitive bool) string {
 		if rk.Entries[i].Competitive {
 			return rk.Entries[i].Solver
 		}
+	}
+	return ""
+}
+
+// droppedLegacy says why the official computation of 2015-2018 did not
+// score a row: before 2017 the main track's benchmarks of unknown status
+// were not part of the competition (they ran apart, with pages of their
+// own: smt-comp.github.io 2016/results/*-unknown.md; score.py's
+// skip_unknowns, "as done prior to 2017", and its -u option for the
+// 2015-2018 report).
+func droppedLegacy(r *Row, year int, track benchmark.Track) string {
+	if year <= 2016 && track == benchmark.SingleQuery && parseAnswer(r.Expected) == aUnknown {
+		return fmt.Sprintf("%d main track: a benchmark of unknown status, scored apart (the *-unknown pages)", year)
 	}
 	return ""
 }
