@@ -219,6 +219,7 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 		if row.Name != "" {
 			row.Name = in.of(row.Name)
 		}
+		row.ConfigName = in.of(r.Configuration)
 		if row.Expected == "" || (track == benchmark.UnsatCore && row.Reduction == 0 && row.CoreSize > 0) {
 			needIndex = true
 		}

@@ -58,6 +58,9 @@ type Row struct {
 	// Pair the source's pair id: the official computation of a year keeps
 	// or patches rows by them (official2020.go, Patch).
 	Job, Pair string
+	// ConfigName is the source's configuration name (StarExec's
+	// "configuration" column): 2023's fix-results lists name runs by it.
+	ConfigName string
 	// Config is the source's configuration id (StarExec's "configuration
 	// id"): from 2022 the official script names and ranks solvers by it.
 	Config string
@@ -153,6 +156,14 @@ func RowOf(solver, path, status, answer, expected string, cpu, wall float64, ext
 	}
 	r.Job, r.Pair, r.Config = str("job file"), str("pair id"), str("configuration id")
 	return r, nil
+}
+
+// SourceName is the solver as the source's solver column names it.
+func (r *Row) SourceName() string {
+	if r.Name != "" {
+		return r.Name
+	}
+	return r.Solver
 }
 
 // Solver is what a registration says about a solver.

@@ -356,6 +356,11 @@ func Score(rows []Row, o Options) (*Report, error) {
 			o.MemLimit = 20480
 		}
 	}
+	for _, ex := range o.Exclude {
+		if ex.NotProved != nil && o.Track != benchmark.ModelValidation {
+			return nil, fmt.Errorf("%s: a list of model-validation runs not proved locally (2023's fix-results), not for the %s track", ex.Name, o.Track)
+		}
+	}
 	rows, excluded := applyExclusions(rows, o.Exclude)
 	if is2024(o) {
 		rep := score2024Report(rows, o)
