@@ -44,3 +44,20 @@ func TestFixResults2023(t *testing.T) {
 		t.Errorf("a fix-results list on the single-query track: no error")
 	}
 }
+
+// score.py marks experimental divisions on the largest-contribution page's
+// sequential and parallel lines only; the sat, unsat and 24 s lines are
+// written without --expdivs, though their winners skip those divisions.
+func TestContributionExperimentalLines(t *testing.T) {
+	rep := &Report{Year: 2021, Compat: Official, Kinds: []Kind{Parallel, Sat}, Experimental: map[string]bool{"X": true},
+		LargestContribution: map[Kind][]Contribution{Parallel: {{Division: "X", Solver: "s"}}, Sat: {{Division: "X", Solver: "s"}}}}
+	p := contributionPage(rep, "d")
+	if !strings.Contains(p, "parallel:\n- name: s\n  correctScore: 0.00000000\n  timeScore: 0.00000000\n  division: X\n  experimental: true\n") ||
+		!strings.Contains(p, "sat:\n- name: s\n  correctScore: 0.00000000\n  timeScore: 0.00000000\n  division: X\n  experimental: false\n") ||
+		!strings.Contains(p, `winner_sat: "-"`) {
+		t.Errorf("page:\n%s", p)
+	}
+	if got := OfficialExperimental(2023, benchmark.ModelValidation); len(got) != 1 || got[0] != "QF_FPArith" {
+		t.Errorf("2023: %v", got)
+	}
+}
