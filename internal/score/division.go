@@ -83,6 +83,9 @@ func (s *scorer) division(w *worker, name string, idx []int32) *divData {
 	}
 	sort.Slice(d.Logics, func(a, b int) bool { return d.Logics[a].Logic < d.Logics[b].Logic })
 	d.Competitive = s.competitive(idx)
+	if s.legacy() && s.legacyNonCompeting(name) {
+		d.Competitive = false
+	}
 	d.Experimental = s.experimental(d.Logics)
 	weights := s.weights(&v)
 	var bsc []bscore

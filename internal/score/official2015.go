@@ -3,6 +3,7 @@ package score
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/smtarena/smtarena/internal/benchmark"
 )
@@ -154,4 +155,14 @@ func droppedLegacy(r *Row, year int, track benchmark.Track) string {
 		return fmt.Sprintf("%d main track: a benchmark of unknown status, scored apart (the *-unknown pages)", year)
 	}
 	return ""
+}
+
+// legacyNonCompeting says whether a division had no winner by the
+// organisers' decision: 2018's main track QF_SLIA (competition.ml,
+// non_competing_division), and any division given as experimental.
+func (s *scorer) legacyNonCompeting(division string) bool {
+	if s.o.Year == 2018 && s.o.Track == benchmark.SingleQuery && division == "QF_SLIA" {
+		return true
+	}
+	return slices.Contains(s.o.Experimental, division)
 }

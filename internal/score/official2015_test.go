@@ -194,6 +194,14 @@ func TestOfficial2018Ranking(t *testing.T) {
 	if w := winnerOf(t, r15, "QF_UF", Parallel); w != "" || r15.TimeLimit != 2400 {
 		t.Errorf("2015: winner %q, T %v; want none (one team, competition.ml's families) and 2400 s", w, r15.TimeLimit)
 	}
+	// 2018's main track QF_SLIA was not competing (competition.ml).
+	slia := []Row{
+		{Solver: "CVC4", Benchmark: "non-incremental/QF_SLIA/f/x.smt2", Status: "complete", Answer: "sat", Expected: "sat", CPU: 1, Wall: 1},
+		{Solver: "Z3str", Benchmark: "non-incremental/QF_SLIA/f/x.smt2", Status: "complete", Answer: "sat", Expected: "sat", CPU: 2, Wall: 2},
+	}
+	if w := winnerOf(t, mustScore(t, slia, Options{Rules: 2018, Year: 2018, Compat: Official}), "QF_SLIA", Sequential); w != "" {
+		t.Errorf("2018 QF_SLIA: winner %q, want none", w)
+	}
 	// score.py (2019 on) names no winner that solved nothing.
 	r19 := mustScore(t, rows, Options{Rules: 2018, Year: 2019, Compat: Official, Solvers: reg})
 	if w := winnerOf(t, r19, "QF_UF", Parallel); w != "" {
