@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -283,5 +284,64 @@ func TestScoreOfficial2018Application(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("score output lacks %s:\n%s", want, out)
 		}
+	}
+}
+
+// TestScore2023FixResults scores 2023 model-validation results with the
+// organisers' list of runs not proved by their local re-validation
+// (fix-results-JOB.csv.gz, --exclude): the other runs of the job count as
+// validated sat answers.
+func TestScore2023FixResults(t *testing.T) {
+	tmp := t.TempDir()
+	header := "pair id,benchmark,benchmark id,solver,solver id,configuration,configuration id,status,cpu time,wallclock time,memory usage,result,expected,model_validator_status,model_validator_error,model_validator_exception\n"
+	rows := "1,Competition - Model Validation Track/QF_BV/f/a.smt2,1,Bitwuzla,44001,default,741001,complete,1,1,10,sat,sat,INVALID,unhandled_exception,x\n" +
+		"2,Competition - Model Validation Track/QF_BV/f/b.smt2,2,Bitwuzla,44001,default,741001,complete,1,1,10,sat,sat,INVALID,unhandled_exception,x\n" +
+		"3,Competition - Model Validation Track/QF_BV/f/a.smt2,1,cvc5,44002,default,741002,complete,1,1,10,sat,sat,VALID,-,-\n"
+	file := filepath.Join(tmp, "2023", "results", "Job59579_info.csv")
+	os.MkdirAll(filepath.Dir(file), 0o755)
+	os.WriteFile(file, []byte(header+rows), 0o644)
+	db := filepath.Join(tmp, "s.db")
+	if c, errs := importCounts(t, 0, "--db", db, "--track", "model-validation", file); c != [4]int{3, 3, 0, 0} {
+		t.Fatalf("import: %v\n%s", c, errs)
+	}
+	fix := filepath.Join(tmp, "2023", "results", "fix-results-59579.csv.gz")
+	os.WriteFile(fix, plainGZ(t, "", []byte("Competition - Model Validation Track/QF_BV/f/a.smt2,Bitwuzla,default\n")), 0o644)
+	score := func(extra ...string) string {
+		args := append([]string{"score", "--db", db, "--rules", "2023", "--year", "2023", "--track", "model-validation",
+			"--compat", "official", "--format", "json"}, extra...)
+		code, out, errs := runCLI(t, "", args...)
+		if code != 0 {
+			t.Fatalf("score %v: exit %d\n%s%s", extra, code, out, errs)
+		}
+		return out
+	}
+	bitwuzla := func(out string) (e, n float64) {
+		var rep struct {
+			Divisions []struct {
+				Parallel []struct {
+					Name         string
+					ErrorScore   float64 `json:"errorScore"`
+					CorrectScore float64 `json:"correctScore"`
+				}
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Divisions) != 1 {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		for _, p := range rep.Divisions[0].Parallel {
+			if p.Name == "44001" {
+				return p.ErrorScore, p.CorrectScore
+			}
+		}
+		t.Fatalf("no Bitwuzla (44001) in\n%s", out)
+		return 0, 0
+	}
+	// Without the list Bitwuzla's two INVALID models are errors.
+	if e, n := bitwuzla(score()); e != 2 || n != 0 {
+		t.Errorf("without the list: e %v, n %v; want 2, 0", e, n)
+	}
+	// With it, b.smt2 was proved locally: one correct, a.smt2 still an error.
+	if e, n := bitwuzla(score("--exclude", fix)); e != 1 || n != 1 {
+		t.Errorf("with the list: e %v, n %v; want 1, 1", e, n)
 	}
 }
