@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"os"
 	"strings"
 
@@ -40,7 +41,9 @@ all solvers in earlier years and scoring can re-score them. Formats:
 
   starexec-csv  StarExec job exports of 2019-2023 (.csv, or .csv.tar.xz/.tar.gz
                 as in the SMT-COMP repositories), with their per-track columns
-                (the default when no format word is given)
+                (the default when no format word is given, but for files
+                named *.json, *.json.gz: benchmarks-* are a benchmark list,
+                others smtcomp-json results)
   smtcomp-json  the smtcomp tool's results of 2024 on (.json or .json.gz):
                 track, solver, file, result, cpu_time, wallclock_time,
                 memory_usage, nb_answers (and year, in later files); any
@@ -96,7 +99,7 @@ func runImport(ctx context.Context, opts ImportOptions, args []string, io stream
 	defer st.Close()
 	format, files := importFormat(args)
 	if len(files) == 0 {
-		return fmt.Errorf("import %s: no file given", format)
+		return fmt.Errorf("import %s: no file given", cmp.Or(format, "starexec-csv"))
 	}
 	var all []official.Problem
 	unusable := 0
@@ -190,5 +193,5 @@ func importFormat(args []string) (string, []string) {
 			}
 		}
 	}
-	return "starexec-csv", args
+	return "", args // by each file's name: official.Import
 }

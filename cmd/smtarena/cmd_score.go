@@ -115,7 +115,7 @@ the statuses and the unsat-core track's assertion counts.`,
 	f.Float64Var(&opts.TimeLimit, "time-limit", 0, "T in seconds (default: the competition's, else the rules')")
 	f.IntVar(&opts.Cores, "cores", 0, "cores per run: 2014's C, 2018/2022's m (default 4)")
 	f.StringVar(&opts.Out, "out", "", "yaml: write one page per file into this directory")
-	f.StringVar(&opts.Date, "date", "", "yaml and json: the resultdate (default now)")
+	f.StringVar(&opts.Date, "date", "", "yaml and json: the resultdate (default now; --compat official of 2024, 2025: the date the smtcomp tool wrote, 2024-07-08, 2025-08-11)")
 	f.StringArrayVar(&opts.Exclude, "exclude", nil, "a list of benchmarks to leave out, one path a line (the organisers' blacklists; an archive of them; a CSV of pair id,result patches or of decisions on disagreements); repeatable")
 	f.StringVar(&opts.Experimental, "experimental", "", "the experimental divisions: experimental.csv (track,logic) or a comma-separated list (default with --compat official: the year's make_mds.sh --expdivs, model validation 2020-2023)")
 	f.StringVar(&opts.Defs, "defs", "", "2024 on, --compat official: the smtcomp tool's defs.py (divisions, removed results)")
@@ -155,6 +155,9 @@ func runScore(ctx context.Context, opts ScoreOptions, io streams) error {
 		rep.Divisions = keep
 	}
 	date := opts.Date
+	if date == "" && rep.Compat == score.Official {
+		date = score.OfficialResultDate(rep.Year) // the date the tool wrote into that year's pages
+	}
 	if date == "" {
 		date = time.Now().Format("2006-01-02 15:04:05")
 	}

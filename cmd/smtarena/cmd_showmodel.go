@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -13,6 +14,7 @@ import (
 	"github.com/smtarena/smtarena/internal/benchmark"
 	"github.com/smtarena/smtarena/internal/compete"
 	"github.com/smtarena/smtarena/internal/config"
+	"github.com/smtarena/smtarena/internal/proof"
 	"github.com/smtarena/smtarena/internal/store"
 	"github.com/spf13/cobra"
 )
@@ -121,7 +123,8 @@ func runShowModel(ctx context.Context, opts ShowModelOptions, args []string, io 
 			Detail   string  `json:"model_detail"`
 			Position string  `json:"model_position"`
 			Seconds  float64 `json:"model_seconds"`
-			Output   string  `json:"model_output"`
+			Output   string  `json:"model_output"` // stores written before output_file
+			Kept     string  `json:"output_file"`  // relative to the work directory
 		}
 		if err := json.Unmarshal([]byte(r.Extra), &extra); err != nil {
 			return fmt.Errorf("pair %s: %w", id, err)
@@ -135,15 +138,28 @@ func runShowModel(ctx context.Context, opts ShowModelOptions, args []string, io 
 		if extra.Position != "" {
 			fmt.Fprintln(io.out, "at", extra.Position)
 		}
-		if extra.Output != "" {
-			out, err := os.ReadFile(extra.Output)
-			if err != nil {
+		path := extra.Output
+		if extra.Kept != "" {
+			path = filepath.Join(def.Path(def.WorkDir), filepath.FromSlash(extra.Kept))
+		}
+		if path != "" {
+			fmt.Fprintf(io.out, "--- output (%s) ---\n", path)
+			if err := copyKept(io.out, path); err != nil {
 				return fmt.Errorf("the output of pair %s: %w", id, err)
 			}
-			fmt.Fprintf(io.out, "--- output (%s) ---\n", extra.Output)
-			io.out.Write(out)
 		}
 		return nil
 	}
 	return fmt.Errorf("no model-validation result for pair %s in %s", id, def.Name)
+}
+
+// copyKept copies a kept output to w, decompressing a .gz.
+func copyKept(w io.Writer, path string) error {
+	f, err := proof.Open(proof.Kept{Path: path, Compressed: strings.HasSuffix(path, ".gz")})
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = io.Copy(w, f)
+	return err
 }

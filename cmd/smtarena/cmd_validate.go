@@ -6,6 +6,7 @@ import (
 	"fmt"
 	goio "io"
 	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/smtarena/smtarena/internal/model"
@@ -82,6 +83,7 @@ func runValidateModel(ctx context.Context, opts ValidateModelOptions, args []str
 		defer f.Close()
 		resp, respName = f, args[1]
 	}
+	collectLateForSmallInputs(opts.MemoryMB, bench, resp)
 	res, err := model.Validate(ctx, args[0], bench, respName, resp, model.Options{
 		NeededOnly: opts.NeededOnly,
 		Explain:    opts.Explain,
@@ -113,4 +115,36 @@ func runValidateModel(ctx context.Context, opts ValidateModelOptions, args []str
 	}
 	fmt.Fprintf(io.out, "%d assertions evaluated in %.3f s\n", res.Assertions, res.Seconds)
 	return nil
+}
+
+// smallInputs is the combined size of benchmark and response up to which a
+// validation collects garbage late.
+const smallInputs = 1 << 20
+
+// collectLateForSmallInputs: a validation of small files is a process of a
+// few milliseconds, in which a garbage collection (and starting its
+// workers) costs more than keeping the garbage. Up to smallInputs the heap
+// may grow to five times its live data (16 MB before the first
+// collection) instead of twice. With --memory, the collector also runs
+// when the heap reaches half that limit, so that the limit judges live
+// data and not garbage. Larger or unsized inputs keep the default pacing.
+func collectLateForSmallInputs(memoryMB int, inputs ...goio.Reader) {
+	if memoryMB > 0 {
+		debug.SetMemoryLimit(int64(memoryMB) << 19)
+	}
+	total := int64(0)
+	for _, r := range inputs {
+		f, ok := r.(*os.File)
+		if !ok {
+			return
+		}
+		fi, err := f.Stat()
+		if err != nil || !fi.Mode().IsRegular() {
+			return
+		}
+		total += fi.Size()
+	}
+	if total <= smallInputs {
+		debug.SetGCPercent(400)
+	}
 }

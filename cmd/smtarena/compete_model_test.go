@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -59,7 +60,7 @@ name = "liar"
 tracks = ["model-validation"]
 logics = ["QF_.*"]
 # A model of the (scrambled) declared names, every value 0: (= (+ x y) 100) is false.
-command = ["sh", "-c", "printf 'sat\\n('; for v in $(sed -n 's/^(declare-fun \\([^ ]*\\) () Int)$/\\1/p' \"$1\"); do printf '(define-fun %s () Int 0)' $v; done; printf ')\\n'", "liar", "{file}"]
+command = ["sh", "-c", "printf 'sat\\n('; for v in $(sed -n 's/^(declare-fun \\([^ ]*\\) () Int)$/\\1/p' \"$1\"); do printf '(define-fun %s () Int 0)' $v; done; printf '%70000s)\\n' ''", "liar", "{file}"]
 `), 0o644)
 	code, out, errs := runCLI(t, "", "compete", "--quiet", def)
 	if code != 0 {
@@ -84,8 +85,25 @@ command = ["sh", "-c", "printf 'sat\\n('; for v in $(sed -n 's/^(declare-fun \\(
 		!regexp.MustCompile(`liar\s+4\s+0\s+4\s+0\s+INVALID bad-model: 4`).MatchString(out) {
 		t.Errorf("score table lacks the verdicts: %d %s\n%s", code, errs, out)
 	}
-	code, out, errs = runCLI(t, "", "show-model", def, "1")
-	if code != 0 || !strings.Contains(out, "verdict ") || !strings.Contains(out, "--- output") || !strings.Contains(out, "define-fun x") {
-		t.Errorf("show-model: %d %s\n%s", code, errs, out)
+	// Every pair's output is kept once, the liar's (over 64 KiB) gzipped,
+	// and show-model prints it whole.
+	kept, _ := filepath.Glob(filepath.Join(dir, "mv-work", "outputs", "model-validation", "*"))
+	gz := 0
+	for _, k := range kept {
+		if strings.HasSuffix(k, ".gz") {
+			gz++
+		}
+	}
+	if len(kept) != 8 || gz != 4 {
+		t.Errorf("kept outputs: %d files, %d gzipped; want 8 and 4: %v", len(kept), gz, kept)
+	}
+	for id := 1; id <= 8; id++ {
+		code, out, errs = runCLI(t, "", "show-model", def, strconv.Itoa(id))
+		if code != 0 || !strings.Contains(out, "verdict ") || !strings.Contains(out, "--- output") || !strings.Contains(out, "define-fun x") {
+			t.Errorf("show-model %d: %d %s\n%.300s", id, code, errs, out)
+		}
+		if strings.Contains(out, "INVALID") && !strings.Contains(out, strings.Repeat(" ", 70000)+")") {
+			t.Errorf("show-model %d: the liar's output is not whole", id)
+		}
 	}
 }

@@ -37,15 +37,26 @@ type streams struct {
 }
 
 func main() {
+	args := os.Args[1:]
+	if len(args) > 0 && killable[args[0]] {
+		os.Exit(run(context.Background(), args, streams{os.Stdin, os.Stdout, os.Stderr}))
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], streams{os.Stdin, os.Stdout, os.Stderr})
+	code := run(ctx, args, streams{os.Stdin, os.Stdout, os.Stderr})
 	stop()
 	os.Exit(code)
 }
 
+// killable are the commands that hold nothing to clean up or record when
+// interrupted, so that SIGINT and SIGTERM may end them at once, by their
+// default action. They skip installing handlers, which costs a goroutine
+// and a thread: validate-model runs once per model-validation pair and
+// lives a few milliseconds.
+var killable = map[string]bool{"validate-model": true}
+
 // run executes one command line and returns its exit code.
 func run(ctx context.Context, args []string, io streams) int {
-	root := newRootCmd(io)
+	root := newRootCmdFor(io, args)
 	root.SetArgs(args)
 	root.SetIn(io.in)
 	root.SetOut(io.out)
@@ -74,7 +85,47 @@ func run(ctx context.Context, args []string, io streams) int {
 	return exitBadInput
 }
 
-func newRootCmd(io streams) *cobra.Command {
+// subcommands are the subcommands by name. The name is given here as well
+// as in each command (TestSubcommandNames checks they agree) so that a
+// command line builds only the command it names: a short command such as
+// validate-model, run once per pair, then does not pay for building the
+// other two dozen.
+var subcommands = []struct {
+	name string
+	make func(streams) *cobra.Command
+}{
+	{"fmt", newFmtCmd},
+	{"convert", newConvertCmd},
+	{"meta", newMetaCmd},
+	{"generate", newGenerateCmd},
+	{"lint", newLintCmd},
+	{"exec", newExecCmd},
+	{"index", newIndexCmd},
+	{"benchmarks", newBenchmarksCmd},
+	{"import", newImportCmd},
+	{"random", newRandomCmd},
+	{"seed", newSeedCmd},
+	{"select", newSelectCmd},
+	{"compete", newCompeteCmd},
+	{"status", newStatusCmd},
+	{"worker", newWorkerCmd},
+	{"trace-exec", newTraceCmd},
+	{"score", newScoreCmd},
+	{"scramble", newScrambleCmd},
+	{"validate-model", newValidateModelCmd},
+	{"show-model", newShowModelCmd},
+	{"validate-core", newValidateCoreCmd},
+	{"report", newReportCmd},
+	{"serve", newServeCmd},
+}
+
+// newRootCmd builds the root command with every subcommand.
+func newRootCmd(io streams) *cobra.Command { return newRootCmdFor(io, nil) }
+
+// newRootCmdFor builds the root command with the subcommand that args name
+// first, or with every subcommand (for help, completion, suggestions and
+// flags of the root).
+func newRootCmdFor(io streams, args []string) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "smtarena",
 		Short:         "Run SMT solver competitions the way SMT-COMP does",
@@ -82,31 +133,19 @@ func newRootCmd(io streams) *cobra.Command {
 		SilenceErrors: true,
 		Version:       version,
 	}
-	root.AddCommand(
-		newFmtCmd(io),
-		newConvertCmd(io),
-		newMetaCmd(io),
-		newGenerateCmd(io),
-		newLintCmd(io),
-		newExecCmd(io),
-		newIndexCmd(io),
-		newBenchmarksCmd(io),
-		newImportCmd(io),
-		newRandomCmd(io),
-		newSeedCmd(io),
-		newSelectCmd(io),
-		newCompeteCmd(io),
-		newStatusCmd(io),
-		newWorkerCmd(io),
-		newTraceCmd(io),
-		newScoreCmd(io),
-		newScrambleCmd(io),
-		newValidateModelCmd(io),
-		newShowModelCmd(io),
-		newValidateCoreCmd(io),
-		newReportCmd(io),
-		newServeCmd(io),
-	)
+	if len(args) > 0 {
+		for _, sc := range subcommands {
+			if sc.name == args[0] {
+				// Only reachable with every command built.
+				root.CompletionOptions.DisableDefaultCmd = true
+				root.AddCommand(sc.make(io))
+				return root
+			}
+		}
+	}
+	for _, sc := range subcommands {
+		root.AddCommand(sc.make(io))
+	}
 	return root
 }
 

@@ -36,6 +36,9 @@ func setup2024(ctx context.Context, st store.Store, opts ScoreOptions, track ben
 		so.Divisions = defs.Divisions(track)
 	}
 	so.Removed = defs.RemovedResults
+	if year >= 2025 {
+		so.BaseSolvers = defs.BaseSolvers
+	}
 	if opts.Submissions != "" {
 		files, err := filepath.Glob(filepath.Join(opts.Submissions, "*.json"))
 		if err != nil {
@@ -57,6 +60,11 @@ func setup2024(ctx context.Context, st store.Store, opts ScoreOptions, track ben
 		so.Entrants = entrants
 		if opts.Solvers == "" {
 			so.Solvers = reg
+		}
+		if year >= 2025 {
+			if so.BaseSolvers, err = defs.BaseSolversOf(subs); err != nil {
+				return fmt.Errorf("%s: %w", opts.Submissions, err)
+			}
 		}
 	}
 	if track == benchmark.Cloud || track == benchmark.Parallel {

@@ -618,7 +618,17 @@ func (r *runner) run(ctx context.Context, slot int, p store.Pair) (store.Result,
 		extra["output_bytes"], extra["output_tail"] = n, string(out.Bytes()[max(len(head), n-4096):])
 	}
 	recordLimits(extra, spec.Limits)
-	if err := r.keepOutput(p, out.Bytes(), extra); err != nil {
+	outPath, err := r.writeOutput(p, out.Bytes())
+	if err != nil {
+		return store.Result{}, err
+	}
+	if r.track == benchmark.ModelValidation {
+		// The validator reads the kept output before it is compressed.
+		if err := r.validateModel(ctx, slot, p, outPath, out.Bytes(), extra); err != nil {
+			return store.Result{}, err
+		}
+	}
+	if err := r.compressOutput(outPath, extra); err != nil {
 		return store.Result{}, err
 	}
 	if r.track == benchmark.UnsatCore {
@@ -641,11 +651,6 @@ func (r *runner) run(ctx context.Context, slot int, p store.Pair) (store.Result,
 		sr.CPU = 0
 		for _, u := range usage {
 			sr.CPU += sandboxSeconds(u.CPU)
-		}
-	}
-	if r.track == benchmark.ModelValidation {
-		if err := r.validateModel(ctx, slot, p, out.Bytes(), extra); err != nil {
-			return store.Result{}, err
 		}
 	}
 	res := r.result(p, extra)

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 	"time"
 
@@ -21,27 +20,13 @@ import (
 // sets no validation_limit: about 15 minutes, as 2022 §5.5 has it.
 const defaultModelLimit = 15 * time.Minute
 
-// modelOutputPath is where a model-validation pair's whole output is kept,
-// so that its model and verdict can be shown again.
-func (p *Prepared) modelOutputPath(pairID int64) string {
-	return filepath.Join(p.Def.Path(p.Def.WorkDir), "outputs", string(benchmark.ModelValidation), fmt.Sprintf("pair-%d.out", pairID))
-}
-
-// validateModel judges a model-validation pair's output: the output is
-// written to the work directory, and the validator runs on it as a
-// sandboxed child process (`smtarena validate-model --json`, a model is
+// validateModel judges a model-validation pair's output, kept uncompressed
+// at path in the work directory: the validator runs on it as a sandboxed
+// child process (`smtarena validate-model --json`, a model is
 // untrusted input) with the track's validation limits. The verdict, its
 // reason and detail and the validation time go into extra, where scoring
 // reads model_validator_status (2022 §7.1.5: INVALID is an error).
-func (r *runner) validateModel(ctx context.Context, slot int, p store.Pair, out []byte, extra map[string]any) error {
-	path := r.p.modelOutputPath(p.ID)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	if err := os.WriteFile(path, out, 0o644); err != nil {
-		return err
-	}
-	extra["model_output"] = path
+func (r *runner) validateModel(ctx context.Context, slot int, p store.Pair, path string, out []byte, extra map[string]any) error {
 	limit := r.cfg.ValidationLimit.Duration
 	if limit <= 0 {
 		limit = defaultModelLimit

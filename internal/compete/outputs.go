@@ -21,23 +21,40 @@ func (r *runner) outputPath(p store.Pair) string {
 // proofs are, and records where in extra: output_file (relative to the
 // work directory, with /) and output_size (the output's bytes).
 func (r *runner) keepOutput(p store.Pair, out []byte, extra map[string]any) error {
-	rel := r.outputPath(p)
-	path := filepath.Join(r.p.Def.Path(r.p.Def.WorkDir), rel)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	path, err := r.writeOutput(p, out)
+	if err != nil {
 		return err
+	}
+	return r.compressOutput(path, extra)
+}
+
+// writeOutput writes a pair's whole output, uncompressed, where keepOutput
+// keeps it, and returns the path; compressOutput finishes the keeping (the
+// model-validation track validates the file in between, so that the
+// output is written once).
+func (r *runner) writeOutput(p store.Pair, out []byte) (string, error) {
+	path := filepath.Join(r.p.Def.Path(r.p.Def.WorkDir), r.outputPath(p))
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return "", err
 	}
 	// a .gz of an earlier run of the pair (resumed) would be stale
 	if err := os.Remove(path + ".gz"); err != nil && !os.IsNotExist(err) {
-		return err
+		return "", err
 	}
 	// written beside and renamed: a site may hold a hard link to the
 	// file of an earlier run (report links the outputs)
 	if err := os.WriteFile(path+".tmp", out, 0o644); err != nil {
-		return err
+		return "", err
 	}
 	if err := os.Rename(path+".tmp", path); err != nil {
-		return err
+		return "", err
 	}
+	return path, nil
+}
+
+// compressOutput compresses a written output if it is large and records
+// where it is kept in extra.
+func (r *runner) compressOutput(path string, extra map[string]any) error {
 	k, err := proof.Keep(path, proof.CompressAbove)
 	if err != nil {
 		return err

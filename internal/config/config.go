@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -451,7 +452,7 @@ func (s *Solver) enters(t benchmark.Track) bool {
 	return false
 }
 
-var trailingComma = regexp.MustCompile(`,(\s*[\]}])`)
+var trailingComma = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`,(\s*[\]}])`) })
 
 // ParseDivisions reads a divisions table as SMT-COMP publishes it: per
 // track key ("track_single_query", ...), either a list of logics (2019:
@@ -459,7 +460,7 @@ var trailingComma = regexp.MustCompile(`,(\s*[\]}])`)
 // returns the divisions of one track.
 func ParseDivisions(data []byte, track benchmark.Track) (map[string][]string, error) {
 	// The published 2019 file has trailing commas, which JSON does not.
-	data = trailingComma.ReplaceAll(data, []byte("$1"))
+	data = trailingComma().ReplaceAll(data, []byte("$1"))
 	var table map[string]json.RawMessage
 	if err := json.Unmarshal(data, &table); err != nil {
 		return nil, fmt.Errorf("divisions: %w", err)

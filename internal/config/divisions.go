@@ -71,7 +71,7 @@ func trackKey(t benchmark.Track) string {
 // list of logics (one division each) or a map of divisions to logics.
 func parseDivisionTable(data []byte) (map[string]map[string][]string, error) {
 	// The published 2019 file has trailing commas, which JSON does not.
-	data = trailingComma.ReplaceAll(data, []byte("$1"))
+	data = trailingComma().ReplaceAll(data, []byte("$1"))
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return nil, err

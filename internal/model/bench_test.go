@@ -163,6 +163,29 @@ func BenchmarkValidateQFLIA(b *testing.B) {
 		b.ReportMetric(z3cpu.Seconds()/ourCPU.Seconds(), "x-faster-than-z3-cpu")
 	}
 	b.Logf("z3 said %q in %.1f s; the validator said %s in %.2f s", bytes.TrimSpace(out), z3.Seconds(), res, ours.Seconds())
+	// The same as whole processes: smtarena validate-model as make builds
+	// it, start-up and reading the files included, CPU from the kernel.
+	bench, model := filepath.Join(dir, "gen.smt2"), filepath.Join(dir, "model.out")
+	if err := os.WriteFile(bench, src, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(model, resp, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	vcmd := exec.Command(buildSmtarena(b), "validate-model", bench, model)
+	start = time.Now()
+	vout, err := vcmd.Output()
+	procWall := time.Since(start)
+	if err != nil || !bytes.HasPrefix(vout, []byte(res.String())) {
+		b.Fatalf("validate-model: %v %q", err, vout)
+	}
+	procCPU := vcmd.ProcessState.UserTime() + vcmd.ProcessState.SystemTime()
+	b.ReportMetric(procWall.Seconds(), "process-s")
+	b.ReportMetric(z3.Seconds()/procWall.Seconds(), "x-faster-than-z3-process")
+	if cmd.ProcessState != nil {
+		z3cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+		b.ReportMetric(z3cpu.Seconds()/procCPU.Seconds(), "x-faster-than-z3-process-cpu")
+	}
 }
 
 // cpuTime is the CPU time this process has used.
@@ -176,59 +199,79 @@ func cpuTime() time.Duration {
 
 var declRE = regexp.MustCompile(`\(declare-fun x_(\d+) \(\) Int\)`)
 
+// sharedItem is a shared sat benchmark with z3's model of it and z3's
+// check script (the benchmark with the model's definitions asserted).
+type sharedItem struct {
+	bench, resp, check string
+}
+
+// sharedItems are the shared sat benchmarks of logic that z3 answers with
+// a model; SMTARENA_BENCH_DUMP=DIR also writes them out (N.smt2, N.out,
+// N.check.smt2), for timing the two as whole processes with other tools.
+func sharedItems(b *testing.B, logic string) []sharedItem {
+	root := testenv.Shared(b, "benchmarks/non-incremental/"+logic)
+	dir := b.TempDir()
+	var items []sharedItem
+	for _, f := range testenv.Files(b, root, ".smt2") {
+		meta, err := smtlib.ScanMetaFile(f)
+		if err != nil || meta.Status != "sat" {
+			continue
+		}
+		out := runSolver(b, "z3", modelInput(b, f))
+		if !bytes.HasPrefix(out, []byte("sat")) || z3Timeout.Match(out) {
+			continue
+		}
+		check := z3CheckScript(b, f, out)
+		if check == "" {
+			continue
+		}
+		base := filepath.Join(dir, logic+"-"+strconv.Itoa(len(items)+1))
+		it := sharedItem{f, base + ".out", base + ".check.smt2"}
+		if err := os.WriteFile(it.resp, out, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(it.check, []byte(check), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		items = append(items, it)
+		if dump := os.Getenv("SMTARENA_BENCH_DUMP"); dump != "" {
+			name := filepath.Join(dump, filepath.Base(base))
+			src, _ := os.ReadFile(f)
+			os.WriteFile(name+".smt2", src, 0o644)
+			os.WriteFile(name+".out", out, 0o644)
+			os.WriteFile(name+".check.smt2", []byte(check), 0o644)
+		}
+	}
+	return items
+}
+
 // BenchmarkValidateShared: the validator beside z3 on the shared sat QF_BV
 // and QF_LRA benchmarks, with z3's models: total times over the files.
+// "in-process" calls Validate (the validator's own time) against z3 run as
+// a process; "process" runs `smtarena validate-model` as a process per
+// file, as the track does, built as `make build` builds it, against z3
+// per file: both start-ups included, CPU times from the kernel.
 func BenchmarkValidateShared(b *testing.B) {
 	if _, err := exec.LookPath("z3"); err != nil {
 		testenv.Skipf(b, "needs z3: %v", err)
 	}
+	bin := buildSmtarena(b)
 	for _, logic := range []string{"QF_BV", "QF_LRA"} {
-		b.Run(logic, func(b *testing.B) {
-			root := testenv.Shared(b, "benchmarks/non-incremental/"+logic)
-			type item struct {
-				bench string
-				resp  []byte
-				check []byte
-			}
-			var items []item
-			for _, f := range testenv.Files(b, root, ".smt2") {
-				meta, err := smtlib.ScanMetaFile(f)
-				if err != nil || meta.Status != "sat" {
-					continue
-				}
-				in := modelInput(b, f)
-				out := runSolver(b, "z3", in)
-				if !bytes.HasPrefix(out, []byte("sat")) || z3Timeout.Match(out) {
-					continue
-				}
-				check := z3CheckScript(b, f, out)
-				if check == "" {
-					continue
-				}
-				items = append(items, item{f, out, []byte(check)})
-				if dir := os.Getenv("SMTARENA_BENCH_DUMP"); dir != "" {
-					// For timing the two as whole processes (farm-bench).
-					base := filepath.Join(dir, logic+"-"+strconv.Itoa(len(items)))
-					os.WriteFile(base+".out", out, 0o644)
-					os.WriteFile(base+".check.smt2", []byte(check), 0o644)
-					src, _ := os.ReadFile(f)
-					os.WriteFile(base+".smt2", src, 0o644)
-				}
-			}
+		items := sharedItems(b, logic)
+		b.Run(logic+"/in-process", func(b *testing.B) {
 			var ours, theirs time.Duration
 			for b.Loop() {
 				for _, it := range items {
 					src, _ := os.ReadFile(it.bench)
+					resp, _ := os.ReadFile(it.resp)
 					start := time.Now()
-					res, err := Validate(context.Background(), it.bench, bytes.NewReader(src), "z3", bytes.NewReader(it.resp), Options{})
+					res, err := Validate(context.Background(), it.bench, bytes.NewReader(src), "z3", bytes.NewReader(resp), Options{})
 					ours += time.Since(start)
 					if err != nil || res.Verdict != Valid {
 						b.Fatalf("%s: %s %v", it.bench, res, err)
 					}
 					start = time.Now()
-					cmd := exec.Command("z3", "-in", "-smt2")
-					cmd.Stdin = bytes.NewReader(it.check)
-					cmd.Run()
+					exec.Command("z3", it.check).Run()
 					theirs += time.Since(start)
 				}
 			}
@@ -237,5 +280,41 @@ func BenchmarkValidateShared(b *testing.B) {
 			b.ReportMetric(theirs.Seconds()/float64(b.N), "z3-s")
 			b.ReportMetric(theirs.Seconds()/ours.Seconds(), "x-faster-than-z3")
 		})
+		b.Run(logic+"/process", func(b *testing.B) {
+			var ourWall, theirWall, ourCPU, theirCPU time.Duration
+			run := func(wall, cpu *time.Duration, name string, args ...string) {
+				cmd := exec.Command(name, args...)
+				start := time.Now()
+				out, err := cmd.Output()
+				*wall += time.Since(start)
+				if err != nil {
+					b.Fatalf("%s %v: %v %s", name, args, err, out)
+				}
+				*cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+			}
+			for b.Loop() {
+				for _, it := range items {
+					run(&ourWall, &ourCPU, bin, "validate-model", it.bench, it.resp)
+					run(&theirWall, &theirCPU, "z3", it.check)
+				}
+			}
+			n := float64(b.N)
+			b.ReportMetric(ourWall.Seconds()/n, "validator-s")
+			b.ReportMetric(theirWall.Seconds()/n, "z3-s")
+			b.ReportMetric(theirWall.Seconds()/ourWall.Seconds(), "x-faster-than-z3")
+			b.ReportMetric(theirCPU.Seconds()/ourCPU.Seconds(), "x-faster-than-z3-cpu")
+		})
 	}
+}
+
+// buildSmtarena builds the binary as `make build` does (static, with the
+// Makefile's tags) into a temporary directory.
+func buildSmtarena(b *testing.B) string {
+	bin := filepath.Join(b.TempDir(), "smtarena")
+	cmd := exec.Command("go", "build", "-tags", "netgo,osusergo,sqlite_omit_load_extension",
+		"-ldflags", "-linkmode external -extldflags -static", "-o", bin, "../../cmd/smtarena")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("build smtarena: %v\n%s", err, out)
+	}
+	return bin
 }

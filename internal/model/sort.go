@@ -45,10 +45,11 @@ type sortInfo struct {
 type sortTable struct {
 	infos []sortInfo
 	byKey map[string]sortID
+	bvs   map[int]sortID // bit-vector sorts by width, without building keys
 }
 
 func newSortTable() *sortTable {
-	t := &sortTable{infos: []sortInfo{{}}, byKey: map[string]sortID{}}
+	t := &sortTable{infos: []sortInfo{{}}, byKey: map[string]sortID{}, bvs: map[int]sortID{}}
 	t.intern(sortInfo{kind: skBool, key: "Bool"})
 	t.intern(sortInfo{kind: skInt, key: "Int"})
 	t.intern(sortInfo{kind: skReal, key: "Real"})
@@ -80,7 +81,12 @@ func (t *sortTable) String(id sortID) string {
 const maxWidth = 1 << 24
 
 func (t *sortTable) bv(w int) sortID {
-	return t.intern(sortInfo{kind: skBV, w: w, key: "(_ BitVec " + strconv.Itoa(w) + ")"})
+	if id, ok := t.bvs[w]; ok {
+		return id
+	}
+	id := t.intern(sortInfo{kind: skBV, w: w, key: "(_ BitVec " + strconv.Itoa(w) + ")"})
+	t.bvs[w] = id
+	return id
 }
 
 func (t *sortTable) fp(eb, sb int) sortID {

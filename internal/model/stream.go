@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"os"
 
 	"github.com/smtarena/smtarena/internal/smtlib"
 )
@@ -40,12 +41,35 @@ type splitter struct {
 	depth   int
 	state   byte // 0, '"' in a string, '|' in a quoted symbol, ';' in a comment
 	eof     bool
+	size    int // the input's size where known, else -1
 	base    int
 	line    int
 	col     int
 }
 
-func newSplitter(r io.Reader) *splitter { return &splitter{r: r, line: 1, col: 1} }
+func newSplitter(r io.Reader) *splitter {
+	return &splitter{r: r, line: 1, col: 1, size: inputSize(r)}
+}
+
+// inputSize is the number of bytes left in r where that is known (a file,
+// a bytes or strings reader), else -1.
+func inputSize(r io.Reader) int {
+	switch r := r.(type) {
+	case interface{ Len() int }:
+		return r.Len()
+	case *os.File:
+		fi, err := r.Stat()
+		if err != nil || !fi.Mode().IsRegular() {
+			return -1
+		}
+		off, err := r.Seek(0, io.SeekCurrent)
+		if err != nil {
+			return -1
+		}
+		return int(max(fi.Size()-off, 0))
+	}
+	return -1
+}
 
 // candidate returns, without consuming them, the bytes up to a probable
 // end of a command: the last line that starts with '(' in the next
@@ -119,15 +143,27 @@ func (sp *splitter) take() (data []byte, base, line, col int, err error) {
 	}
 	sp.base += sp.cut
 	rest := sp.buf[sp.cut:]
-	sp.buf = append(make([]byte, 0, max(chunkSize+chunkSize/4, len(rest)+64<<10)), rest...)
+	if sp.eof {
+		// Nothing more is read into the buffer: the rest stays where it is.
+		sp.buf = rest
+	} else {
+		sp.buf = append(make([]byte, 0, max(chunkSize+chunkSize/4, len(rest)+64<<10)), rest...)
+	}
 	sp.scanned -= sp.cut
 	sp.cut = 0
 	return data, base, line, col, nil
 }
 
+// fill reads more of the input. The buffer grows by doubling from 64 KiB,
+// so that a small benchmark (most are a few KB) costs a small buffer: a
+// validation is often a whole process of a few milliseconds.
 func (sp *splitter) fill() error {
 	if cap(sp.buf)-len(sp.buf) < 64<<10 {
-		nb := make([]byte, len(sp.buf), 2*cap(sp.buf)+chunkSize)
+		n := max(2*cap(sp.buf), 128<<10)
+		if cap(sp.buf) == 0 && sp.size >= 0 && sp.size < chunkSize {
+			n = sp.size + 64<<10 + 1 // all of it, and room to see the end
+		}
+		nb := make([]byte, len(sp.buf), n)
 		copy(nb, sp.buf)
 		sp.buf = nb
 	}

@@ -54,9 +54,26 @@ func (v *validation) run(bench io.Reader, respName string, resp io.Reader) (Resu
 	}
 	v.e.model = model
 	v.install()
-	// The benchmark is read and parsed a chunk ahead of the evaluation, in
-	// a goroutine of its own: on a machine with a core to spare the two
-	// overlap.
+	sp := newSplitter(bench)
+	if sp.size >= 0 && sp.size <= chunkSize {
+		// About one chunk: nothing to overlap, and a goroutine would cost
+		// a thread's start in a process that lives a few milliseconds.
+		for {
+			c, err := v.nextChunk(sp)
+			if errors.Is(err, io.EOF) {
+				return v.finish(), nil
+			}
+			if err != nil {
+				return Result{}, err
+			}
+			if res, done, err := v.evaluateChunk(c); done || err != nil {
+				return res, err
+			}
+		}
+	}
+	// A larger benchmark is read and parsed a chunk ahead of the
+	// evaluation, in a goroutine of its own: on a machine with a core to
+	// spare the two overlap.
 	type parsed struct {
 		c   *chunk
 		err error
@@ -66,7 +83,6 @@ func (v *validation) run(bench io.Reader, respName string, resp io.Reader) (Resu
 	defer close(stop)
 	go func() {
 		defer close(chunks)
-		sp := newSplitter(bench)
 		for {
 			c, err := v.nextChunk(sp)
 			if errors.Is(err, io.EOF) {
@@ -86,19 +102,27 @@ func (v *validation) run(bench io.Reader, respName string, resp io.Reader) (Resu
 		if p.err != nil {
 			return Result{}, p.err
 		}
-		if err := v.commands(p.c); err != nil {
-			return Result{}, err
-		}
-		if v.e.abort != nil {
-			r := *v.e.abort
-			r.Assertions = v.res.Assertions
-			return r, nil
-		}
-		if v.done {
-			break
+		if res, done, err := v.evaluateChunk(p.c); done || err != nil {
+			return res, err
 		}
 	}
 	return v.finish(), nil
+}
+
+// evaluateChunk runs a chunk's commands; done says the verdict is reached.
+func (v *validation) evaluateChunk(c *chunk) (res Result, done bool, err error) {
+	if err := v.commands(c); err != nil {
+		return Result{}, true, err
+	}
+	if v.e.abort != nil {
+		r := *v.e.abort
+		r.Assertions = v.res.Assertions
+		return r, true, nil
+	}
+	if v.done {
+		return v.finish(), true, nil
+	}
+	return Result{}, false, nil
 }
 
 // nextChunk reads and parses the next run of whole commands; io.EOF at the

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/smtarena/smtarena/internal/store"
 )
@@ -467,7 +468,7 @@ func awsRow(shape string, rec []string, get func([]string, string) string, heade
 	return res, ""
 }
 
-var logicRE = regexp.MustCompile(`^(QF_)?[A-Z]+$`)
+var logicRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(QF_)?[A-Z]+$`) })
 
 // awsPath makes a library path (non-incremental/LOGIC/...) of an AWS
 // benchmark name: "./LRA/2010-Monniaux-QE/mjollnir2/x.smt2",
@@ -483,7 +484,7 @@ func awsPath(p string) (string, bool) {
 		}
 	}
 	for i, s := range parts {
-		if logicRE.MatchString(s) && i+1 < len(parts) {
+		if logicRE().MatchString(s) && i+1 < len(parts) {
 			return "non-incremental/" + strings.Join(parts[i:], "/"), true
 		}
 	}

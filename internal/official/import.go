@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/smtarena/smtarena/internal/store"
@@ -89,7 +90,13 @@ func Key(source string, year int, track, solver, configuration, benchmark, pair 
 
 // Import reads an official result file of a format (see Formats) into the
 // results table.
+// Without a format, a JSON file (.json, .json.gz, .json.xz, .json.bz2) is
+// the smtcomp tool's: its benchmark list when named benchmarks-*, else its
+// results (results-TRACK-YEAR.json.gz); anything else a StarExec export.
 func Import(ctx context.Context, st store.Store, format, path string, opts Options) (Stats, error) {
+	if format == "" {
+		format = detectFormat(path)
+	}
 	switch format {
 	case "", "starexec-csv":
 		return ImportStarExec(ctx, st, path, opts)
@@ -101,6 +108,22 @@ func Import(ctx context.Context, st store.Store, format, path string, opts Optio
 		return ImportAWSCSV(ctx, st, path, opts)
 	}
 	return Stats{}, fmt.Errorf("unknown result format %q (want one of %s)", format, strings.Join(Formats, ", "))
+}
+
+// detectFormat names the format of a file given without one: "" (a
+// StarExec export) unless its name says it is the smtcomp tool's JSON.
+func detectFormat(path string) string {
+	base := strings.ToLower(filepath.Base(path))
+	for _, ext := range []string{".gz", ".xz", ".bz2"} {
+		base = strings.TrimSuffix(base, ext)
+	}
+	if !strings.HasSuffix(base, ".json") {
+		return ""
+	}
+	if strings.HasPrefix(base, "benchmarks-") {
+		return "benchmarks-json"
+	}
+	return "smtcomp-json"
 }
 
 // trackNames map the official file names to tracks.
@@ -128,7 +151,7 @@ var trackNames = []struct{ key, track string }{
 	{"cloud", "cloud"},
 }
 
-var yearRE = regexp.MustCompile(`(?:^|[^0-9])(20[0-9]{2})(?:[^0-9]|$)`)
+var yearRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|[^0-9])(20[0-9]{2})(?:[^0-9]|$)`) })
 
 // defaults fills the year, competition and track of an import from the
 // file's path where they were not given: the year is the last 4-digit year
@@ -136,7 +159,7 @@ var yearRE = regexp.MustCompile(`(?:^|[^0-9])(20[0-9]{2})(?:[^0-9]|$)`)
 // its directories (2020/results/unsat-core/Job_infos.tar.xz).
 func (opts *Options) defaults(path string, needTrack, needYear bool) error {
 	if opts.Year == 0 {
-		if ms := yearRE.FindAllStringSubmatch(path, -1); ms != nil {
+		if ms := yearRE().FindAllStringSubmatch(path, -1); ms != nil {
 			opts.Year, _ = strconv.Atoi(ms[len(ms)-1][1])
 		} else if needYear {
 			return fmt.Errorf("%s: no year in the path; give one (--year)", path)

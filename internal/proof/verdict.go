@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // The checker's verdicts (2022 §5.8).
@@ -32,7 +33,7 @@ type Check struct {
 
 // statLine is the official post-processor's pattern for a key=value line
 // (SMT-COMP/postprocessors proof-track/process).
-var statLine = regexp.MustCompile(`^[-A-Za-z0-9_]+=[-A-Za-z0-9_.]*$`)
+var statLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[-A-Za-z0-9_]+=[-A-Za-z0-9_.]*$`) })
 
 // ReadChecker reads a checker's output as the official post-processor
 // does: blank lines and lines that are only a comment (;...) are skipped,
@@ -57,7 +58,7 @@ func ReadChecker(out []byte) Check {
 			}
 			continue
 		}
-		if statLine.MatchString(line) {
+		if statLine().MatchString(line) {
 			k, v, _ := strings.Cut(line, "=")
 			c.Stats = append(c.Stats, Stat{k, v})
 		}

@@ -19,19 +19,22 @@ import (
 // re-scored year can be published with the official site's layouts.
 
 type webStep struct {
-	Name         string  `json:"name"`
-	Competing    string  `json:"competing"`
-	ErrorScore   int64   `json:"errorScore"`
-	CorrectScore int64   `json:"correctScore"`
-	CPUScore     float64 `json:"CPUScore"`
-	WallScore    float64 `json:"WallScore"`
-	Solved       int     `json:"solved"`
-	SolvedSat    int     `json:"solved_sat"`
-	SolvedUnsat  int     `json:"solved_unsat"`
-	Unsolved     int     `json:"unsolved"`
-	Abstained    int     `json:"abstained"`
-	Timeout      int     `json:"timeout"`
-	Memout       int     `json:"memout"`
+	Name string `json:"name"`
+	// 2025 on (PodiumStep.baseSolver, deltaBaseSolver): nil before.
+	BaseSolver      *string `json:"baseSolver,omitempty"`
+	DeltaBaseSolver *int64  `json:"deltaBaseSolver,omitempty"`
+	Competing       string  `json:"competing"`
+	ErrorScore      int64   `json:"errorScore"`
+	CorrectScore    int64   `json:"correctScore"`
+	CPUScore        float64 `json:"CPUScore"`
+	WallScore       float64 `json:"WallScore"`
+	Solved          int     `json:"solved"`
+	SolvedSat       int     `json:"solved_sat"`
+	SolvedUnsat     int     `json:"solved_unsat"`
+	Unsolved        int     `json:"unsolved"`
+	Abstained       int     `json:"abstained"`
+	Timeout         int     `json:"timeout"`
+	Memout          int     `json:"memout"`
 }
 
 type webDivision struct {
@@ -41,6 +44,7 @@ type webDivision struct {
 	Participants  string         `json:"participants"`
 	Disagreements string         `json:"disagreements"`
 	Division      string         `json:"division"`
+	IsCompetitive *bool          `json:"is_competitive,omitempty"` // 2025 on
 	Track         string         `json:"track"`
 	NBenchmarks   int            `json:"n_benchmarks"`
 	TimeLimit     int            `json:"time_limit"`
@@ -175,16 +179,26 @@ func webSuffix(t benchmark.Track) string {
 	return string(t)
 }
 
-func webSteps(r *Ranking) []webStep {
+func webSteps(rep *Report, r *Ranking) []webStep {
 	out := []webStep{}
 	if r == nil {
 		return out
 	}
-	for _, e := range r.Entries {
-		comp := "yes" // the tool's TODO: every solver is marked competing
-		out = append(out, webStep{Name: e.Solver, Competing: comp, ErrorScore: int64(e.Error), CorrectScore: int64(e.Correct),
+	for i := range r.Entries {
+		e := &r.Entries[i]
+		comp := "yes" // 2024: the tool's TODO, every solver is marked competing
+		st := webStep{Name: e.Solver, ErrorScore: int64(e.Error), CorrectScore: int64(e.Correct),
 			CPUScore: round6(e.CPU), WallScore: round6(e.Wall), Solved: e.Solved, SolvedSat: e.SolvedSat, SolvedUnsat: e.SolvedUnsat,
-			Unsolved: e.Unsolved, Abstained: e.Abstained, Timeout: e.Timeout, Memout: e.Memout})
+			Unsolved: e.Unsolved, Abstained: e.Abstained, Timeout: e.Timeout, Memout: e.Memout}
+		if rep.Year >= 2025 {
+			if !e.Competitive {
+				comp = "no"
+			}
+			b, d := baseDelta(rep.BaseSolvers, r, e)
+			st.BaseSolver, st.DeltaBaseSolver = &b, &d
+		}
+		st.Competing = comp
+		out = append(out, st)
 	}
 	return out
 }
@@ -194,6 +208,10 @@ func webDiv(rep *Report, d *Division, date string, logics bool) webDivision {
 	w := webDivision{ResultDate: date, Year: y, Divisions: fmt.Sprintf("divisions_%d", y), Participants: fmt.Sprintf("participants_%d", y),
 		Disagreements: fmt.Sprintf("disagreements_%d", y), Division: d.Name, Track: trackKey(rep.Track), NBenchmarks: d.Benchmarks,
 		TimeLimit: int(rep.TimeLimit), MemLimit: rep.MemLimit, Logics: map[string]int{}, Layout: "result"}
+	if y >= 2025 {
+		c := d.Competitive
+		w.IsCompetitive = &c
+	}
 	if logics {
 		for _, l := range d.Logics {
 			w.Logics[l.Logic] = l.Benchmarks
@@ -206,8 +224,8 @@ func webDiv(rep *Report, d *Division, date string, logics bool) webDivision {
 		return "-"
 	}
 	w.WinnerSeq, w.WinnerPar, w.WinnerSat, w.WinnerUnsat, w.Winner24s = win(Sequential), win(Parallel), win(Sat), win(Unsat), win(TwentyFour)
-	w.Sequential, w.Parallel, w.Sat = webSteps(d.Ranking(Sequential)), webSteps(d.Ranking(Parallel)), webSteps(d.Ranking(Sat))
-	w.Unsat, w.TwentyFour = webSteps(d.Ranking(Unsat)), webSteps(d.Ranking(TwentyFour))
+	w.Sequential, w.Parallel, w.Sat = webSteps(rep, d.Ranking(Sequential)), webSteps(rep, d.Ranking(Parallel)), webSteps(rep, d.Ranking(Sat))
+	w.Unsat, w.TwentyFour = webSteps(rep, d.Ranking(Unsat)), webSteps(rep, d.Ranking(TwentyFour))
 	return w
 }
 

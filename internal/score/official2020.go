@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/smtarena/smtarena/internal/benchmark"
 )
@@ -144,7 +145,7 @@ func filterRows(rows []Row, why func(*Row) string) ([]Row, []Excluded) {
 // incompleteModel is what score.py (2020 on) takes as a validator
 // exception saying the solver gave no model at all: "... ( expected", "...
 // sat expected", or "-" (what the fixed and 2019 jobs have throughout).
-var incompleteModel = regexp.MustCompile(`^(?:.*: \( expected|.*: sat expected|-)$`)
+var incompleteModel = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:.*: \( expected|.*: sat expected|-)$`) })
 
 // noException stands for a model_validator_exception column that an
 // export does not have (2020's fixed and 2019 jobs); the organisers'
@@ -161,13 +162,13 @@ func officialModelError(r *Row) bool {
 		return false
 	}
 	exc := r.ModelException
-	incomplete := exc == "" || incompleteModel.MatchString(exc)
+	incomplete := exc == "" || incompleteModel().MatchString(exc)
 	return r.ModelError != "unhandled_exception" || !incomplete
 }
 
 // qfEqualityBitvecArith matches the logics of 2021's incremental division
 // QF_Equality+Bitvec+Arith.
-var qfEqualityBitvecArith = regexp.MustCompile(`^QF_A?UFBV[LN]IA$`)
+var qfEqualityBitvecArith = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^QF_A?UFBV[LN]IA$`) })
 
 // dropCleaned says why the year's clean_result_csvs.sh (2021, 2023; 2022
 // published none, and is taken to have done what both its neighbours
@@ -186,7 +187,7 @@ func dropCleaned(r *Row, year int, track benchmark.Track) string {
 			return "2021 single-query: Z3str4 - Final (solver id 33746), retracted (clean_result_csvs.sh)"
 		}
 	case benchmark.Incremental:
-		if year == 2021 && qfEqualityBitvecArith.MatchString(benchmark.LogicOfPath(r.Benchmark)) {
+		if year == 2021 && qfEqualityBitvecArith().MatchString(benchmark.LogicOfPath(r.Benchmark)) {
 			return "2021 incremental: QF_Equality+Bitvec+Arith, non-competitive (clean_result_csvs.sh)"
 		}
 	}

@@ -79,6 +79,7 @@ type bench24 struct {
 // score2024 is the tool's computation over rows.
 type score2024 struct {
 	o        Options
+	y25      bool // the tool as of 2025: competitive flags, families (official2025.go)
 	inc      bool
 	aws      bool // cloud and parallel: no sequential score
 	solvers  []string
@@ -149,7 +150,7 @@ func answer2024(r *Row, track benchmark.Track) uint8 {
 func known24(a uint8) bool { return a == o24Sat || a == o24Unsat }
 
 func newScore2024(rows []Row, o Options) *score2024 {
-	s := &score2024{o: o, inc: o.Track == benchmark.Incremental, aws: o.Track == benchmark.Cloud || o.Track == benchmark.Parallel}
+	s := &score2024{o: o, y25: o.Year >= 2025, inc: o.Track == benchmark.Incremental, aws: o.Track == benchmark.Cloud || o.Track == benchmark.Parallel}
 	solverIdx, benchIdx, logicIdx, divIdx := map[string]int32{}, map[string]int32{}, map[string]int32{}, map[string]int32{}
 	divOfLogic := map[string]string{}
 	for _, d := range sortedKeys(o.Divisions) {
@@ -489,12 +490,13 @@ func (s *score2024) rank(k Kind, idx []int32, total int) Ranking {
 			Timeout: a.timeout, Memout: a.memout, key: s.solvers[si]})
 	}
 	sortEntries24(rk.Entries)
+	if s.y25 {
+		competitiveFirst(rk.Entries)
+	}
 	for i := range rk.Entries {
 		rk.Entries[i].Rank = i + 1
 	}
-	if len(rk.Entries) > 0 && rk.Entries[0].Correct != 0 {
-		rk.Winner = rk.Entries[0].Solver
-	}
+	rk.Winner = s.winner(rk.Entries)
 	return rk
 }
 
@@ -533,12 +535,15 @@ func (s *score2024) group(name string, idx []int32, benches []int32) Division {
 		}
 	}
 	d.Competitive = comp > 1
+	if s.y25 {
+		d.Competitive = s.families(idx) >= 2
+	}
 	return d
 }
 
 func (s *score2024) report() *Report {
 	rep := &Report{Rules: 2022, Asked: s.o.Rules, Year: s.o.Year, Track: s.o.Track, Compat: s.o.Compat, TimeLimit: s.o.TimeLimit,
-		MemLimit: s.o.MemLimit, Kinds: s.kinds()}
+		MemLimit: s.o.MemLimit, Kinds: s.kinds(), BaseSolvers: s.o.BaseSolvers}
 	rep.Disagreements = s.disagreements()
 	rowsOfDiv := make([][]int32, len(s.divNames))
 	rowsOfLogic := make([][]int32, len(s.logics))
@@ -827,6 +832,9 @@ func (s *score2024) largestContribution(rowsOfDiv [][]int32, benchOfDiv [][]int3
 			}
 			if len(lines) <= 2 {
 				continue
+			}
+			if s.y25 {
+				s.contributorsCompetitiveFirst(lines)
 			}
 			cs = append(cs, lines...)
 		}

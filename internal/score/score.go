@@ -99,6 +99,11 @@ type Options struct {
 	Selection, Removed []string
 	// Status gives the status of the selected benchmarks without results.
 	Status map[string]string
+	// BaseSolvers maps, for the official computation of 2025 on, a derived
+	// solver to the base solver its submission had to bring along
+	// (Config.baseSolverMap2025 of the smtcomp tool): the pages print the
+	// base and the difference of their correct scores.
+	BaseSolvers map[string]string
 }
 
 // Report is a track's scores: every division with its rankings, and the
@@ -131,6 +136,9 @@ type Report struct {
 	// official: e.g. 2020's 2019 job of the unsat-core track).
 	Excluded     []Excluded
 	Experimental map[string]bool
+	// BaseSolvers is Options.BaseSolvers (the official computation of
+	// 2025 on).
+	BaseSolvers map[string]string
 }
 
 // Division is one division's scores.
@@ -346,6 +354,13 @@ func Score(rows []Row, o Options) (*Report, error) {
 	}
 	if o.TimeLimit <= 0 {
 		o.TimeLimit = TimeLimit(o.Rules, o.Year, o.Track)
+		if is2024(o) && o.Year >= 2025 {
+			// The smtcomp tool has one Config.timelimit_s for every
+			// track, 1200 in 2024; the 2025 rules give 20 minutes to
+			// each track run on the cluster and the 2025 parallel-track
+			// page 20 minutes too (the text's 2 minutes were not used).
+			o.TimeLimit = 1200
+		}
 	}
 	if o.Cores <= 0 {
 		o.Cores = 4

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/smtarena/smtarena/internal/benchmark"
 )
@@ -26,16 +27,26 @@ type SMTCOMPDefs struct {
 	// RemovedResults are the benchmarks whose results were removed after
 	// the runs (Config.removed_results), as library paths.
 	RemovedResults []string
+	// BaseSolvers is Config.baseSolverMap2025 (derived solver -> its base
+	// solver) where defs.py has such a map (the 2025 tool's
+	// generate_website_page.py reads it); nil otherwise.
+	BaseSolvers map[string]string
 }
 
 var (
-	defsClassRE  = regexp.MustCompile(`^class (\w+)\(`)
-	defsMemberRE = regexp.MustCompile(`^\s+(\w+) = "([^"]*)"`)
-	defsTrackRE  = regexp.MustCompile(`^\s+Track\.(\w+): \{`)
-	defsDivRE    = regexp.MustCompile(`^\s+Division\.(\w+): \{`)
-	defsLogicRE  = regexp.MustCompile(`^\s+Logic\.(\w+),?`)
-	defsRemoved  = regexp.MustCompile(`(?s)\n\s+removed_results = \[(.*?)\n\s+\]`)
-	defsEntry    = regexp.MustCompile(`(?s)\{\s*"logic": int\(Logic\.(\w+)\),\s*"family": "([^"]*)",\s*"name": "([^"]*)",?\s*\}`)
+	defsClassRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^class (\w+)\(`) })
+	defsMemberRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s+(\w+) = "([^"]*)"`) })
+	defsTrackRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s+Track\.(\w+): \{`) })
+	defsDivRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s+Division\.(\w+): \{`) })
+	defsLogicRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bLogic\.(\w+)`) })
+	defsRemoved  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)\n\s+removed_results = \[(.*?)\n\s+\]`) })
+	defsBaseMap  = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?s)\n\s+baseSolverMap\w*(?:\s*:[^=\n]*)?\s*=\s*\{(.*?)\}`)
+	})
+	defsPair  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"([^"]*)"\s*:\s*"([^"]*)"`) })
+	defsEntry = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?s)\{\s*"logic": int\(Logic\.(\w+)\),\s*"family": "([^"]*)",\s*"name": "([^"]*)",?\s*\}`)
+	})
 )
 
 // ParseSMTCOMPDefs reads defs.py: the Logic and Division enumerations and
@@ -50,7 +61,7 @@ func ParseSMTCOMPDefs(src []byte) (*SMTCOMPDefs, error) {
 	for sc.Scan() {
 		line++
 		l := sc.Text()
-		if m := defsClassRE.FindStringSubmatch(l); m != nil {
+		if m := defsClassRE().FindStringSubmatch(l); m != nil {
 			class, inTracks = m[1], false
 			continue
 		}
@@ -59,31 +70,38 @@ func ParseSMTCOMPDefs(src []byte) (*SMTCOMPDefs, error) {
 			continue
 		}
 		if inTracks {
+			if i := strings.IndexByte(l, '#'); i >= 0 {
+				l = l[:i] // a comment: no logic of the table
+			}
 			if l == "}" {
 				inTracks = false
 				continue
 			}
-			if m := defsTrackRE.FindStringSubmatch(l); m != nil {
+			if m := defsTrackRE().FindStringSubmatch(l); m != nil {
 				track, div = m[1], ""
 				d.Tracks[track] = map[string][]string{}
-			} else if m := defsDivRE.FindStringSubmatch(l); m != nil {
+			} else if m := defsDivRE().FindStringSubmatch(l); m != nil {
 				if track == "" {
 					return nil, fmt.Errorf("defs.py:%d: a division outside a track", line)
 				}
 				div = m[1]
 				d.Tracks[track][div] = []string{}
-			} else if m := defsLogicRE.FindStringSubmatch(l); m != nil {
+				l = l[len(m[0]):] // a set written on the division's line: {Logic.QF_BV},
+			}
+			if ms := defsLogicRE().FindAllStringSubmatch(l, -1); ms != nil && !defsTrackRE().MatchString(l) {
 				if div == "" {
 					return nil, fmt.Errorf("defs.py:%d: a logic outside a division", line)
 				}
-				d.Tracks[track][div] = append(d.Tracks[track][div], m[1])
+				for _, m := range ms {
+					d.Tracks[track][div] = append(d.Tracks[track][div], m[1])
+				}
 			}
 			continue
 		}
 		if l != "" && !strings.HasPrefix(l, " ") && !strings.HasPrefix(l, "\t") && !strings.HasPrefix(l, "#") {
 			class = ""
 		}
-		if m := defsMemberRE.FindStringSubmatch(l); m != nil {
+		if m := defsMemberRE().FindStringSubmatch(l); m != nil {
 			switch class {
 			case "Logic":
 				d.Logics = append(d.Logics, m[2])
@@ -95,9 +113,15 @@ func ParseSMTCOMPDefs(src []byte) (*SMTCOMPDefs, error) {
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("defs.py: %w", err)
 	}
-	if m := defsRemoved.FindSubmatch(src); m != nil {
-		for _, e := range defsEntry.FindAllSubmatch(m[1], -1) {
+	if m := defsRemoved().FindSubmatch(src); m != nil {
+		for _, e := range defsEntry().FindAllSubmatch(m[1], -1) {
 			d.RemovedResults = append(d.RemovedResults, "non-incremental/"+string(e[1])+"/"+string(e[2])+"/"+string(e[3]))
+		}
+	}
+	if m := defsBaseMap().FindSubmatch(src); m != nil {
+		d.BaseSolvers = map[string]string{}
+		for _, p := range defsPair().FindAllSubmatch(m[1], -1) {
+			d.BaseSolvers[string(p[1])] = string(p[2])
 		}
 	}
 	if len(d.Logics) == 0 || len(d.Tracks) == 0 {
@@ -221,4 +245,37 @@ func (d *SMTCOMPDefs) Entrants(t benchmark.Track, subs map[string][]byte) (map[s
 		}
 	}
 	return out, reg, nil
+}
+
+// BaseSolvers gives each derived solver its base solver for the pages of
+// 2025 on (PodiumStep.baseSolver): defs.py's baseSolverMap2025 where it
+// has one, else what the 2025 submissions show of it: a base solver was
+// submitted as "X-base", "competitive": false, beside the derived solver
+// X (Bitwuzla-MachBV-base, Z3-Owl-base, Z3-Noodler-Mocha-base,
+// Z3-Inc-Z3++-base in SMT-COMP/smt-comp.github.io submissions/ of 2025).
+// The inference stands in for the map of the 2025 defs.py, which the
+// reference index does not hold.
+func (d *SMTCOMPDefs) BaseSolversOf(subs map[string][]byte) (map[string]string, error) {
+	if d.BaseSolvers != nil {
+		return d.BaseSolvers, nil
+	}
+	comp := map[string]bool{}
+	for _, file := range sortedKeys(subs) {
+		var s submission2024
+		if err := json.Unmarshal(subs[file], &s); err != nil {
+			return nil, fmt.Errorf("%s: %w", file, err)
+		}
+		comp[s.Name] = s.Competitive == nil || *s.Competitive
+	}
+	out := map[string]string{}
+	for name, c := range comp {
+		derived, ok := strings.CutSuffix(name, "-base")
+		if !ok || c {
+			continue
+		}
+		if _, ok := comp[derived]; ok {
+			out[derived] = name
+		}
+	}
+	return out, nil
 }
