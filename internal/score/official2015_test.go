@@ -239,8 +239,3 @@ func TestOfficial2016UnsatCore(t *testing.T) {
 		t.Errorf("veriT %+v, want errors for the sat answer and the unparsable core", v)
 	}
 }
-
-func itoa(n int) string {
-	b, _ := json.Marshal(n)
-	return string(b)
-}
