@@ -117,7 +117,7 @@ the statuses and the unsat-core track's assertion counts.`,
 	f.StringVar(&opts.Out, "out", "", "yaml: write one page per file into this directory")
 	f.StringVar(&opts.Date, "date", "", "yaml and json: the resultdate (default now; --compat official of 2024, 2025: the date the smtcomp tool wrote, 2024-07-08, 2025-08-11)")
 	f.StringArrayVar(&opts.Exclude, "exclude", nil, "a list of benchmarks to leave out, one path a line (the organisers' blacklists; an archive of them; a CSV of pair id,result patches or of decisions on disagreements); repeatable")
-	f.StringVar(&opts.Experimental, "experimental", "", "the experimental divisions: experimental.csv (track,logic) or a comma-separated list")
+	f.StringVar(&opts.Experimental, "experimental", "", "the experimental divisions: experimental.csv (track,logic) or a comma-separated list (default with --compat official: the year's make_mds.sh --expdivs, model validation 2020-2023)")
 	f.StringVar(&opts.Defs, "defs", "", "2024 on, --compat official: the smtcomp tool's defs.py (divisions, removed results)")
 	f.StringVar(&opts.Submissions, "submissions", "", "2024 on, --compat official: the directory of the entrants' submissions (logics entered, competitive)")
 	return cmd
@@ -219,6 +219,10 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 		}
 		lastPath = row.Benchmark
 		row.Solver, row.Status, row.Answer, row.Expected, row.Result = in.of(row.Solver), in.of(row.Status), in.of(row.Answer), in.of(row.Expected), in.of(row.Result)
+		if row.Name != "" {
+			row.Name = in.of(row.Name)
+		}
+		row.ConfigName = in.of(r.Configuration)
 		if row.Expected == "" || (track == benchmark.UnsatCore && row.Reduction == 0 && row.CoreSize > 0) {
 			needIndex = true
 		}
@@ -445,6 +449,10 @@ func scoreStored(ctx context.Context, st store.Store, opts ScoreOptions, so scor
 	}
 	if so.Experimental, err = readExperimental(opts.Experimental, track); err != nil {
 		return nil, nil, nil, err
+	}
+	if opts.Experimental == "" && so.Compat == score.Official {
+		// what the year's make_mds.sh gave score.py (--expdivs)
+		so.Experimental = score.OfficialExperimental(year, track)
 	}
 	if so.Compat == score.Official && year >= 2024 {
 		if err := setup2024(ctx, st, opts, track, year, &so); err != nil {

@@ -86,14 +86,21 @@ func EachFile(path string, exts []string, fn func(name string, r io.Reader) erro
 	switch {
 	case strings.HasSuffix(inner, ".tar"):
 		tr := tar.NewReader(r)
+		last := ""
 		for {
 			h, err := tr.Next()
 			if err == io.EOF {
 				break
 			}
 			if err != nil {
-				return fmt.Errorf("%s: %w", path, err)
+				// The archive breaks off between members (or, compressed
+				// in one block, before anything could be read).
+				if last == "" {
+					return fmt.Errorf("%s: %w (a truncated or corrupted archive: it breaks off before line 1 of its first data file)", path, err)
+				}
+				return fmt.Errorf("%s: %w (a truncated or corrupted archive: it breaks off after the last line of %s)", path, err, last)
 			}
+			last = h.Name
 			if h.Typeflag != tar.TypeReg || skipMember(h.Name) || !want(h.Name) {
 				continue
 			}

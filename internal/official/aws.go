@@ -67,6 +67,11 @@ func ImportAWSCSV(ctx context.Context, st store.Store, file string, opts Options
 		return importAWS(b, name, r, ac)
 	})
 	if err != nil {
+		// As ImportStarExec: the rows read before the damage are whole;
+		// store them, so that the counts say what the store holds.
+		if ferr := b.flush(); ferr != nil {
+			return b.stats, errors.Join(err, ferr)
+		}
 		return b.stats, err
 	}
 	return b.stats, b.flush()
@@ -147,7 +152,8 @@ func importAWS(b *batcher, name string, r io.Reader, ac *awsContext) error {
 	opts, userTrack, file := ac.opts, ac.userTrack, ac.file
 	member := name[strings.LastIndexByte(name, ':')+1:]
 	base := path.Base(filepath.ToSlash(strings.TrimSuffix(member, ".gz")))
-	cr := csv.NewReader(r)
+	er := &endReader{r: r}
+	cr := csv.NewReader(er)
 	cr.FieldsPerRecord = -1
 	cr.TrimLeadingSpace = true
 	first, err := cr.Read()
@@ -260,10 +266,10 @@ func importAWS(b *batcher, name string, r io.Reader, ac *awsContext) error {
 		if rec == nil {
 			rec, err = cr.Read()
 			if errors.Is(err, io.EOF) {
-				return nil
+				return b.truncatedLastRow(name, line, er)
 			}
 			if err != nil {
-				return csvError(name, err)
+				return csvErrorAt(name, line, err)
 			}
 			line, _ = cr.FieldPos(0)
 		}

@@ -49,12 +49,19 @@ type Problem struct {
 	Line   int    // 1-based line of the row (0: the whole file)
 	Reason string
 	Kept   bool
+	// Remark: the line is not a result row at all (2021's joined exports
+	// repeat the header line of every job appended), so it is neither
+	// imported nor counted among the rows.
+	Remark bool
 }
 
 func (p Problem) String() string {
 	at := p.File
 	if p.Line > 0 {
 		at += ":" + strconv.Itoa(p.Line)
+	}
+	if p.Remark {
+		return at + ": " + p.Reason
 	}
 	if p.Kept {
 		return at + ": " + p.Reason + " (imported)"
@@ -66,7 +73,7 @@ func (p Problem) String() string {
 func (s Stats) Unusable() int {
 	n := 0
 	for _, p := range s.Problems {
-		if !p.Kept {
+		if !p.Kept && !p.Remark {
 			n++
 		}
 	}
@@ -306,6 +313,11 @@ func (b *batcher) unusable(file string, line int, format string, args ...any) {
 // note records something about a row that was imported all the same.
 func (b *batcher) note(file string, line int, format string, args ...any) {
 	b.stats.Problems = append(b.stats.Problems, Problem{File: file, Line: line, Reason: fmt.Sprintf(format, args...), Kept: true})
+}
+
+// remark records a line that is not a result row (not counted).
+func (b *batcher) remark(file string, line int, format string, args ...any) {
+	b.stats.Problems = append(b.stats.Problems, Problem{File: file, Line: line, Reason: fmt.Sprintf(format, args...), Remark: true})
 }
 
 // flush adds the queued results (hands them to the writer, if started).

@@ -81,6 +81,19 @@ func isLogic(s string) bool {
 	return true
 }
 
+// sameHeader says whether a record repeats the header line.
+func sameHeader(rec, header []string) bool {
+	if len(rec) != len(header) {
+		return false
+	}
+	for i := range rec {
+		if columnName(rec[i]) != columnName(header[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 // columnName is the name a StarExec header column is known by: trimmed,
 // lower case, underscores as spaces (score.py's own files write
 // cpu_time, pair_id), without a byte-order mark.
@@ -96,7 +109,8 @@ func columnName(h string) string {
 var requiredColumns = []string{"benchmark", "solver", "cpu time", "wallclock time", "result"}
 
 func importCSV(b *batcher, name, member string, r io.Reader, opts Options) error {
-	cr := csv.NewReader(r)
+	er := &endReader{r: r}
+	cr := csv.NewReader(er)
 	cr.FieldsPerRecord = -1
 	// A quote inside an unquoted field (a validator's message quoting the
 	// solver's output) is kept, as Python's csv and pandas, which the
@@ -146,7 +160,7 @@ func importCSV(b *batcher, name, member string, r io.Reader, opts Options) error
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
-			return nil
+			return b.truncatedLastRow(name, line, er)
 		}
 		if err != nil {
 			var pe *csv.ParseError
@@ -158,6 +172,15 @@ func importCSV(b *batcher, name, member string, r io.Reader, opts Options) error
 			return fmt.Errorf("%s:%d: %w (a truncated or corrupted file?)", name, line+1, err)
 		}
 		line, _ = cr.FieldPos(0)
+		if sameHeader(rec, header) {
+			// 2021/results/join.sh appended each job's export with
+			// `tail -n +1`, header line and all, so the joined
+			// TRACK_Track.csv repeats the header once per job after the
+			// first (SMT-COMP repository, 2021/results/join.sh, commit
+			// 180b2e226af12eec13b491ce0f4b30b286b3eb62).
+			b.remark(name, line, "the header line again (a joined export): not a result, passed over")
+			continue
+		}
 		if len(rec) > len(header) && strings.TrimSpace(header[len(header)-1]) == "model_validator_exception" {
 			// 2020's model-validation export leaves the validator's
 			// exception text unquoted, commas and all ("Line 1, Col 0: sat

@@ -54,6 +54,9 @@ func (s *scorer) modeOf(k Kind) mode {
 // benchScore scores a run; inSet says whether its benchmark is one the
 // sat or unsat score considers.
 func (s *scorer) benchScore(r *rec, m *mode, inSet bool) bscore {
+	if s.legacy() {
+		return s.legacyScore(r, m)
+	}
 	if s.official {
 		return s.officialScore(r, m, inSet)
 	}

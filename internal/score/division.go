@@ -83,6 +83,9 @@ func (s *scorer) division(w *worker, name string, idx []int32) *divData {
 	}
 	sort.Slice(d.Logics, func(a, b int) bool { return d.Logics[a].Logic < d.Logics[b].Logic })
 	d.Competitive = s.competitive(idx)
+	if s.legacy() && s.legacyNonCompeting(name) {
+		d.Competitive = false
+	}
 	d.Experimental = s.experimental(d.Logics)
 	weights := s.weights(&v)
 	var bsc []bscore
@@ -92,6 +95,9 @@ func (s *scorer) division(w *worker, name string, idx []int32) *divData {
 		r, bsc = s.rank(&m, &v, weights, bsc)
 		if (!d.Competitive || d.Experimental) && !s.official {
 			r.Winner = ""
+		}
+		if s.legacy() {
+			r.Winner = legacyWinner(&r, d.Competitive)
 		}
 		d.Rankings = append(d.Rankings, r)
 		if s.rules == 2022 {
@@ -121,7 +127,9 @@ func (s *scorer) competitive(idx []int32) bool {
 			continue
 		}
 		t := sv.Team
-		if s.official || s.rules < 2018 {
+		if (s.official || s.rules < 2018) && !(s.legacy() && s.o.Year == 2015) {
+			// 2015's programs wanted two teams (competition.ml's
+			// families, confirm_winner); 2016-2018's two solvers.
 			t = sv.Name
 		}
 		teams[t] = true
@@ -136,7 +144,11 @@ func (s *scorer) competitive(idx []int32) bool {
 // normalised to α'_b = α_b / Σ α_b', per local benchmark (times N for e
 // and n, applied by rank). Nil when the rules weigh nothing.
 func (s *scorer) weights(v *view) []float64 {
-	if s.rules != 2018 || s.o.Track == benchmark.Incremental {
+	if s.legacy() {
+		if !legacyWeighted(s.o.Year, s.o.Track) {
+			return nil
+		}
+	} else if s.rules != 2018 || s.o.Track == benchmark.Incremental {
 		return nil
 	}
 	famSize := map[int32]int{}
@@ -281,6 +293,11 @@ func (s *scorer) rank(m *mode, v *view, weights []float64, buf []bscore) (Rankin
 			Error: a.e, Correct: a.n, CPU: a.c, Wall: a.w, Solved: a.solved, SolvedSat: a.sat, SolvedUnsat: a.unsat,
 			Unsolved: a.unsolved, Abstained: max(inSet-a.rows, 0), Timeout: a.timeout, Memout: a.memout,
 			Points: a.points, Time: a.time, TieTime: a.tie, Unknown: a.unknown, Wrong: a.wrong}
+		if s.legacy() && s.o.Track != benchmark.Incremental {
+			// competition.ml: not_solved = the division's benchmarks
+			// less the solver's correct answers.
+			e.Unsolved = len(v.bench) - e.Solved
+		}
 		if s.logicPages() {
 			// md_get_div_score_details: the page's benchmarks less the
 			// solved and unsolved rows; incremental: the check-sats less
@@ -366,6 +383,9 @@ func (s *scorer) compare(m *mode, a, b *Entry) int {
 			return -1
 		}
 		return firstOf(fcmp(b.Points, a.Points), fcmp(a.TieTime, b.TieTime))
+	}
+	if s.legacy() {
+		return legacyCompare(m, a, b)
 	}
 	c := firstOf(fcmp(a.Error, b.Error), fcmp(b.Correct, a.Correct))
 	if c != 0 {

@@ -29,6 +29,18 @@ type Exclusion struct {
 	// ones to 0; a later line of the same benchmark replaces an earlier
 	// one, as there).
 	WrongIncremental map[string]string
+	// NotProved is 2023's list of the model-validation runs that the
+	// organisers' local re-validation (with a fixed dolmen) did not prove
+	// (2023/results/fix-results-JOB.csv.gz: benchmark, solver,
+	// configuration, no header). merge_local_results_mv.py made every
+	// other run of the job a validated sat answer: status complete,
+	// result sat, model_validator_status VALID, model_validator_error "-"
+	// (SMT-COMP repository, 2023/results/merge_local_results_mv.py,
+	// commit a78f88ae22512e97a80fe97e534bc0ab0036d74c). Keyed by
+	// notProvedKey; Job is the StarExec job the list is for (from its
+	// name), whose rows alone it patches when the rows know their job.
+	NotProved map[string]bool
+	Job       string
 	// Library is "incremental/" or "non-incremental/" when the list's
 	// file name says which library it is for (2020's
 	// blacklist_incremental_*.txt, blacklist_nonincremental_*.txt;
@@ -84,6 +96,9 @@ func ParseExclusion(name string, r io.Reader) (Exclusion, error) {
 	head, _ := br.Peek(200)
 	ex := Exclusion{Name: name}
 	first, _, _ := strings.Cut(string(head), "\n")
+	if job, ok := fixResultsJob(name); ok {
+		return parseNotProved(name, job, br)
+	}
 	if strings.HasPrefix(first, "benchmark,") && (strings.Contains(first, "decided status") || strings.Contains(first, "wrong answers")) {
 		return parseDecision(name, br, strings.Contains(first, "wrong answers"))
 	}
@@ -226,6 +241,15 @@ func applyExclusions(rows []Row, exs []Exclusion) ([]Row, []Excluded) {
 					counts[i].Rows++
 				}
 				continue
+			case ex.NotProved != nil:
+				if ex.Job != "" && r.Job != "" && !strings.Contains(r.Job, "Job"+ex.Job) {
+					continue
+				}
+				if !ex.NotProved[notProvedKey(r.Benchmark, r.SourceName(), r.ConfigName)] {
+					r.Status, r.Answer, r.Model, r.ModelError = "complete", "sat", "VALID", "-"
+					counts[i].Rows++
+				}
+				continue
 			case ex.WrongIncremental != nil:
 				if id, ok := ex.WrongIncremental[key]; ok && id == r.Solver {
 					r.WrongAnswers, r.CorrectAnswers = 1, 0
@@ -247,4 +271,49 @@ func applyExclusions(rows []Row, exs []Exclusion) ([]Row, []Excluded) {
 		}
 	}
 	return kept, counts
+}
+
+// fixResultsJob says whether a list is one of 2023's fix-results-JOB
+// lists of model-validation runs not proved locally, and for which job.
+func fixResultsJob(name string) (string, bool) {
+	base := strings.ToLower(name[strings.LastIndexAny(name, "/:")+1:])
+	rest, ok := strings.CutPrefix(base, "fix-results")
+	if !ok {
+		return "", false
+	}
+	rest = strings.TrimLeft(rest, "-_")
+	job := rest
+	if i := strings.IndexFunc(rest, func(c rune) bool { return c < '0' || c > '9' }); i >= 0 {
+		job = rest[:i]
+	}
+	return job, true
+}
+
+// notProvedKey is how a run is looked up in a NotProved list: its
+// benchmark (ExcludeKey), solver name and configuration name, as
+// merge_local_results_mv.py keys the raw results.
+func notProvedKey(bench, solver, config string) string {
+	return ExcludeKey(bench) + "\x1f" + strings.TrimSpace(solver) + "\x1f" + strings.TrimSpace(config)
+}
+
+// parseNotProved reads a fix-results list: benchmark, solver,
+// configuration on each line (further columns ignored), no header; the
+// script reads every line as a key, and so does this.
+func parseNotProved(name, job string, r io.Reader) (Exclusion, error) {
+	ex := Exclusion{Name: name, NotProved: map[string]bool{}, Job: job}
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	for line := 1; ; line++ {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			return ex, nil
+		}
+		if err != nil {
+			return ex, fmt.Errorf("%s:%d: %w", name, line, err)
+		}
+		if len(rec) < 3 {
+			return ex, fmt.Errorf("%s:%d: %d fields, want benchmark, solver, configuration", name, line, len(rec))
+		}
+		ex.NotProved[notProvedKey(rec[0], rec[1], rec[2])] = true
+	}
 }

@@ -198,8 +198,15 @@ func contributionPage(rep *Report, date string) string {
 		}
 		var es []string
 		for _, c := range cs {
+			exp := experimentalLine(rep, c.Division)
+			if rep.Compat == Official && (k == Sat || k == Unsat || k == TwentyFour) && exp != "" {
+				// score.py lists these three without --expdivs
+				// (md_comp_get_div_largest_contribution(lc_sat.get(year,
+				// ''))): every line says false.
+				exp = "\n  experimental: false"
+			}
 			es = append(es, fmt.Sprintf("- name: %s\n  correctScore: %.8f\n  timeScore: %.8f\n  division: %s%s",
-				c.Solver, c.Correctness, c.Time, c.Division, experimentalLine(rep, c.Division)))
+				c.Solver, c.Correctness, c.Time, c.Division, exp))
 		}
 		body = append(body, string(k)+":\n"+strings.Join(es, "\n"))
 	}
@@ -505,6 +512,8 @@ func WriteTable(w io.Writer, rep *Report) error {
 		rules, compat = strconv.Itoa(rep.Asked), ", official computation (the smtcomp tool)"
 	case rep.Compat == Official && rep.Year >= 2019:
 		rules, compat = strconv.Itoa(rep.Asked), fmt.Sprintf(", official computation (score.py of %d)", rep.Year)
+	case rep.Compat == Official && legacyYear(rep.Year):
+		rules, compat = strconv.Itoa(rep.Asked), fmt.Sprintf(", official computation (the results-processing programs of %d)", rep.Year)
 	case rep.Document != 0 && rep.Document != rep.Asked:
 		rules = fmt.Sprintf("%d (the %d text)", rep.Asked, rep.Document)
 	case rep.Document != 0:

@@ -60,6 +60,9 @@ func keepOfficialRows(rows []Row, o Options) ([]Row, []Excluded) {
 			}
 		}
 	}
+	if legacyYear(o.Year) {
+		return filterRows(rows, func(r *Row) string { return droppedLegacy(r, o.Year, o.Track) })
+	}
 	if o.Year >= 2021 && o.Year <= 2023 {
 		return filterRows(rows, func(r *Row) string { return dropCleaned(r, o.Year, o.Track) })
 	}

@@ -121,3 +121,32 @@ func memLimit(rep *Report) string {
 func (s *scorer) timeOnlySolved() bool {
 	return s.o.Year == 2023 && s.o.Track != benchmark.Incremental
 }
+
+// OfficialExperimental is what the organisers' make_mds.sh of a year gave
+// score.py as --expdivs, the divisions marked experimental on the
+// competition-wide pages (model validation only; the proof-exhibition
+// track, 2022-2023, had every division experimental and no scores):
+//   - 2020/scoring/make_mds.sh: QF_LIA, QF_IDL, QF_LRA, QF_RDL, QF_LIRA;
+//   - 2021/scoring/make_mds.sh (commit a58ff5c68957d98b31b3998768c9ef295c70e7a8):
+//     QF_Equality, QF_Equality+LinearArith, QF_Equality+Bitvec, the
+//     divisions of the logics of 2021/experimental.csv;
+//   - 2022/scoring/make_mds.sh (commit 4a5a0afafd62de33675f56edd41b08e7355763b3)
+//     and 2023/scoring/make_mds.sh (commit c1a9f916b44c9c93931bf7c77c381a65a1c7a957):
+//     QF_FPArith alone, though 2023/experimental.csv lists six more
+//     (QF_ADT+BitVec, QF_ADT+LinArith, QF_Datatypes,
+//     QF_Equality+NonLinearArith, QF_NonLinearIntArith,
+//     QF_NonLinearRealArith).
+func OfficialExperimental(year int, track benchmark.Track) []string {
+	if track != benchmark.ModelValidation {
+		return nil
+	}
+	switch year {
+	case 2020:
+		return []string{"QF_LIA", "QF_IDL", "QF_LRA", "QF_RDL", "QF_LIRA"}
+	case 2021:
+		return []string{"QF_Equality", "QF_Equality+LinearArith", "QF_Equality+Bitvec"}
+	case 2022, 2023:
+		return []string{"QF_FPArith"}
+	}
+	return nil
+}

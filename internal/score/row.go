@@ -15,6 +15,10 @@ type Row struct {
 	// Solver identifies the solver as the Registry knows it (a StarExec
 	// solver id, or a name); unknown keys are their own names.
 	Solver string
+	// Name is the source's solver name where Solver is its id (the
+	// export's solver column): the official computation of 2015-2018
+	// grouped runs by it (official2015.go).
+	Name string
 	// Benchmark is the library path: (non-)incremental/LOGIC/family/.../file.
 	Benchmark string
 	// Status is how the run ended: complete, timeout, timeout (wallclock),
@@ -54,6 +58,9 @@ type Row struct {
 	// Pair the source's pair id: the official computation of a year keeps
 	// or patches rows by them (official2020.go, Patch).
 	Job, Pair string
+	// ConfigName is the source's configuration name (StarExec's
+	// "configuration" column): 2023's fix-results lists name runs by it.
+	ConfigName string
 	// Config is the source's configuration id (StarExec's "configuration
 	// id"): from 2022 the official script names and ranks solvers by it.
 	Config string
@@ -112,7 +119,7 @@ func RowOf(solver, path, status, answer, expected string, cpu, wall float64, ext
 		return ok
 	}
 	if id := str("solver id"); id != "" {
-		r.Solver = id
+		r.Name, r.Solver = solver, id
 	}
 	r.CorrectAnswers, r.WrongAnswers = num("correct-answers"), num("wrong-answers")
 	if n := num("num_check_sat"); n > 0 {
@@ -149,6 +156,14 @@ func RowOf(solver, path, status, answer, expected string, cpu, wall float64, ext
 	}
 	r.Job, r.Pair, r.Config = str("job file"), str("pair id"), str("configuration id")
 	return r, nil
+}
+
+// SourceName is the solver as the source's solver column names it.
+func (r *Row) SourceName() string {
+	if r.Name != "" {
+		return r.Name
+	}
+	return r.Solver
 }
 
 // Solver is what a registration says about a solver.

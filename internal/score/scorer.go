@@ -113,22 +113,33 @@ type scorer struct {
 func newScorer(rows []Row, o Options, rules int) *scorer {
 	s := &scorer{o: o, rules: rules, official: o.Compat == Official, cores: float64(o.Cores)}
 	s.kinds = KindsOf(rules, o.Track, o.Compat)
+	if s.legacy() {
+		s.kinds = legacyKinds(o.Track)
+	}
 	solverIdx := map[string]int32{}
 	benchIdx := map[string]int32{}
 	logicIdx := map[string]int32{}
 	famIdx := map[string]int32{}
 	famYear := o.Rules
-	if s.official && rules == 2018 {
+	if s.official && (rules == 2018 || s.legacy()) {
 		famYear = 2022 // the script's default "bot": the directory holding the file
 	}
 	s.recs = make([]rec, 0, len(rows))
 	for i := range rows {
 		r := &rows[i]
-		si, ok := solverIdx[r.Solver]
+		key := r.Solver
+		if s.legacy() && r.Name != "" {
+			key = r.Name // 2015-2018: the programs group by the solver column
+		}
+		si, ok := solverIdx[key]
 		if !ok {
 			si = int32(len(s.solvers))
-			solverIdx[r.Solver] = si
-			s.solvers = append(s.solvers, solverInfo{Solver: o.Solvers.lookup(r.Solver), key: r.Solver})
+			solverIdx[key] = si
+			info := o.Solvers.lookup(key)
+			if _, byID := o.Solvers[r.Solver]; byID && key != r.Solver {
+				info = o.Solvers.lookup(r.Solver)
+			}
+			s.solvers = append(s.solvers, solverInfo{Solver: info, key: key})
 		}
 		bi, ok := benchIdx[r.Benchmark]
 		if !ok {
@@ -307,6 +318,12 @@ func sortedLogics(s *scorer, ls []int32) []int32 {
 // the logic, in every division.
 func (s *scorer) removeDisagreements(byDiv [][]int32) {
 	switch {
+	case s.legacy():
+		// 2015-2018: the main track's program, per division (its job);
+		// the application and unsat-core programs remove nothing.
+		if s.o.Track != benchmark.SingleQuery {
+			return
+		}
 	case s.official:
 	case s.rules == 2006 || s.rules == 2014:
 		return // benchmarks of unknown status were not used
@@ -314,7 +331,7 @@ func (s *scorer) removeDisagreements(byDiv [][]int32) {
 		return
 	}
 	type verdicts struct{ sat, unsat []int32 }
-	if s.official {
+	if s.official && !s.legacy() {
 		unsound := make([]bool, len(s.solvers))
 		for i := range s.recs {
 			r := &s.recs[i]
