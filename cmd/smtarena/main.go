@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -22,6 +23,7 @@ const (
 	exitOK       = 0
 	exitJudged   = 1 // the command worked and judged the input bad (lint found errors)
 	exitBadInput = 2 // bad usage, unreadable or malformed input
+	exitInternal = 3 // a bug of smtarena's own (a panic), reported in one line
 )
 
 // judgedError is returned by commands whose verdict is negative; it maps to
@@ -55,7 +57,12 @@ func main() {
 var killable = map[string]bool{"validate-model": true}
 
 // run executes one command line and returns its exit code.
-func run(ctx context.Context, args []string, io streams) int {
+func run(ctx context.Context, args []string, io streams) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			code = reportPanic(r, debug.Stack(), io.err)
+		}
+	}()
 	root := newRootCmdFor(io, args)
 	root.SetArgs(args)
 	root.SetIn(io.in)
@@ -151,3 +158,18 @@ func newRootCmdFor(io streams, args []string) *cobra.Command {
 
 // version is set by the Makefile from git describe.
 var version = "dev"
+
+// reportPanic turns a panic of the command into one line on stderr and
+// exit status 3: a user sees what happened and where the details are, not
+// a Go stack trace; the stack is kept in a file for the bug report.
+func reportPanic(r any, stack []byte, w io.Writer) int {
+	where := "(the stack could not be written)"
+	if f, err := os.CreateTemp("", "smtarena-crash-*.txt"); err == nil {
+		fmt.Fprintf(f, "smtarena %s: %v\n\n%s", version, r, stack)
+		if f.Close() == nil {
+			where = "stack in " + f.Name()
+		}
+	}
+	fmt.Fprintf(w, "smtarena: internal error: %v; this is a bug, please report it (%s)\n", r, where)
+	return exitInternal
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -45,5 +46,25 @@ func TestHelpListsEverything(t *testing.T) {
 	code, out, _ := runCLI(t, "", "validate-model", "--help")
 	if code != exitOK || !strings.Contains(out, "--needed-only") {
 		t.Errorf("validate-model --help: exit %d:\n%s", code, out)
+	}
+}
+
+// TestPanicReported: a panic in a command becomes one line and exit 3, its
+// stack in a file.
+func TestPanicReported(t *testing.T) {
+	var errb strings.Builder
+	code := reportPanic("boom", []byte("goroutine 1 [running]:\nmain.f()"), &errb)
+	if code != exitInternal || !strings.HasPrefix(errb.String(), "smtarena: internal error: boom; this is a bug") {
+		t.Fatalf("exit %d, %q", code, errb.String())
+	}
+	_, file, ok := strings.Cut(strings.TrimSpace(errb.String()), "stack in ")
+	if !ok {
+		t.Fatalf("no stack file named: %q", errb.String())
+	}
+	file = strings.TrimSuffix(file, ")")
+	data, err := os.ReadFile(file)
+	os.Remove(file)
+	if err != nil || !strings.Contains(string(data), "main.f()") {
+		t.Errorf("stack file %s: %v %q", file, err, data)
 	}
 }
