@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/smtarena/smtarena/internal/benchmark"
 )
@@ -145,12 +146,20 @@ func legacyWinner(rk *Ranking, competitive bool) string {
 }
 
 // droppedLegacy says why the official computation of 2015-2018 did not
-// score a row: before 2017 the main track's benchmarks of unknown status
+// score a row: where the results hold reruns of timed-out pairs (2017),
+// the original runs that timed out, as
+// 2018/report/analysis/merge-2017-main-track-reruns.sh (SMT-COMP
+// repository, commit 231efdbff17ba5865696f36dfb46f665d8f8513b) merged
+// them: every row of the main job whose status says timeout is dropped
+// and every rerun row kept; before 2017 the main track's benchmarks of unknown status
 // were not part of the competition (they ran apart, with pages of their
 // own: smt-comp.github.io 2016/results/*-unknown.md; score.py's
 // skip_unknowns, "as done prior to 2017", and its -u option for the
 // 2015-2018 report).
-func droppedLegacy(r *Row, year int, track benchmark.Track) string {
+func droppedLegacy(r *Row, year int, track benchmark.Track, reruns bool) string {
+	if reruns && !r.Rerun && track == benchmark.SingleQuery && strings.HasPrefix(r.Status, "timeout") {
+		return fmt.Sprintf("%d main track: a timeout of the main job, run again (Main_Track_Rerun_Timeouts)", year)
+	}
 	if year <= 2016 && track == benchmark.SingleQuery && parseAnswer(r.Expected) == aUnknown {
 		return fmt.Sprintf("%d main track: a benchmark of unknown status, scored apart (the *-unknown pages)", year)
 	}

@@ -58,6 +58,9 @@ type Row struct {
 	// Pair the source's pair id: the official computation of a year keeps
 	// or patches rows by them (official2020.go, Patch).
 	Job, Pair string
+	// Rerun: the row comes from a rerun of timed-out pairs (2017's
+	// Main_Track_Rerun_Timeouts; the importer's Extra "rerun file").
+	Rerun bool
 	// ConfigName is the source's configuration name (StarExec's
 	// "configuration" column): 2023's fix-results lists name runs by it.
 	ConfigName string
@@ -155,6 +158,7 @@ func RowOf(solver, path, status, answer, expected string, cpu, wall float64, ext
 		r.ModelException = noException
 	}
 	r.Job, r.Pair, r.Config = str("job file"), str("pair id"), str("configuration id")
+	r.Rerun = has("rerun file")
 	return r, nil
 }
 
