@@ -175,3 +175,48 @@ func (s *scorer) legacyNonCompeting(division string) bool {
 	}
 	return slices.Contains(s.o.Experimental, division)
 }
+
+// OfficialSolvers is the registry that the programs of a year had built
+// in, for --compat official without a registration table: the StarExec
+// solver names mapped to the names the pages print, and the solvers the
+// pages mark non-competing. Only 2018's programs are published
+// (tools/results-processing at commits 9ff1cdd (scoring.ml:
+// solver_short_names, non_competitive_solver), 2131bf5
+// (compute_app_html.ml) and 33ef4c9 (compute_ucore_html.ml)); nil for
+// other years.
+func OfficialSolvers(year int, track benchmark.Track) Registry {
+	if year != 2018 {
+		return nil
+	}
+	reg := Registry{}
+	add := func(nonCompeting []string, pairs ...string) {
+		for i := 0; i+1 < len(pairs); i += 2 {
+			name := pairs[i+1]
+			reg[pairs[i]] = Solver{Name: name, Competitive: !slices.Contains(nonCompeting, pairs[i]), Team: name}
+		}
+	}
+	switch track {
+	case benchmark.Incremental:
+		add([]string{"MathSAT", "Z3"},
+			"Boolector", "Boolector", "CVC4", "CVC4", "MathSAT", "mathsat-5.5.2", "SMTInterpol", "SMTInterpol",
+			"Yices", "Yices2", "Z3", "z3-4.7.1")
+	case benchmark.UnsatCore:
+		add([]string{"mathsat-5.5.2-linux-x86_64-Unsat-Core", "z3-4.7.1"},
+			"master-2018-06-10-b19c840-proofs-unsat_cores", "CVC4", "SMTInterpol-2.5-19-g0d39cdee", "SMTInterpol",
+			"mathsat-5.5.2-linux-x86_64-Unsat-Core", "mathsat-5.5.2", "Yices 2.6.0", "Yices 2.6.0", "z3-4.7.1", "z3-4.7.1")
+	case benchmark.SingleQuery:
+		add([]string{"z3-4.7.1", "mathsat-5.5.2-linux-x86_64-Main"},
+			"Alt-Ergo-SMTComp-2018", "Alt-Ergo", "AProVE NIA 2014", "AProVE", "Boolector", "Boolector",
+			"COLIBRI 10_06_18 v2038", "COLIBRI", "Ctrl-Ergo-SMTComp-2018", "Ctrl-Ergo",
+			"CVC4-experimental-idl-2", "CVC4-experimental-idl-2", "master-2018-06-10-b19c840-competition-default", "CVC4",
+			"mathsat-5.5.2-linux-x86_64-Main", "MathSAT", "Minkeyrink MT", "Minkeyrink-MT", "Minkeyrink ST", "Minkeyrink-ST",
+			"opensmt2", "opensmt2", "Q3B", "Q3B", "SMTInterpol-2.5-19-g0d39cdee", "SMTInterpol",
+			"SMTRAT-MCSAT-final", "SMTRAT-MCSAT", "SMTRAT-Rat-final", "SMTRAT-Rat", "SPASS-SATT", "SPASS-SATT",
+			"STP-CMS-mt-2018", "STP-CMS-mt-2018", "STP-CMS-st-2018", "STP-CMS-st-2018", "STP-Riss-st-2018", "STP-Riss-st-2018",
+			"vampire-4.3-smt", "vampire 4.3 (test)", "veriT", "veriT", "veriT+raSAT+Reduce", "veriT+raSAT+Reduce",
+			"Yices 2.6.0", "Yices 2.6.0", "z3-4.7.1", "z3-4.7.1")
+	default:
+		return nil
+	}
+	return reg
+}
