@@ -28,7 +28,8 @@ import (
 //     status (raw_score). Application track: e = 1 and n = 0 when the run
 //     has a wrong answer, else n = its correct answers. Unsat-core track: a
 //     completed run with an answer is wrong when it said sat, its core is
-//     erroneous or not parsable, else n is its reduction.
+//     erroneous or not parsable (parsable-unsat-core other than "true"),
+//     else n is its reduction.
 //   - The parallel score sums these as they are; the sequential score (not
 //     published for the application track) zeroes e and n of a run whose
 //     CPU time passed T and cuts that time to T (seq_score); the wall-clock
@@ -86,7 +87,10 @@ func (s *scorer) legacyScore(r *rec, m *mode) (b bscore) {
 			}
 		case benchmark.UnsatCore:
 			if r.status == stComplete && r.answer != aUnknown {
-				if r.answer == aSat || r.coreErr || r.coreBad {
+				// parsable-unsat-core other than "true" ("-"
+				// included) is an unparsable core: the program's
+				// default is false.
+				if r.answer == aSat || r.coreErr || !r.coreOK {
 					b.e = 1
 				} else {
 					b.n, b.solved = float64(r.reduct), true

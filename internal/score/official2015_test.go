@@ -238,6 +238,12 @@ func TestOfficial2016UnsatCore(t *testing.T) {
 	if !near(v.Error, 3*2*a1/sum) || !near(v.Correct, 3*5*a2/sum) {
 		t.Errorf("veriT %+v, want errors for the sat answer and the unparsable core", v)
 	}
+	// parsable-unsat-core "-" on an unsat answer: unparsable (the
+	// program's default), an error.
+	dash := []Row{uc("CVC4", "3", a, "complete", "unsat", 6, "0", "-", 1)}
+	if e := entry(t, mustScore(t, dash, Options{Rules: 2018, Year: 2016, Track: benchmark.UnsatCore, Compat: Official}), "QF_LIA", Parallel, "CVC4"); e.Error != 1 || e.Correct != 0 {
+		t.Errorf("CVC4 %+v, want an error", e)
+	}
 }
 
 // 2017's reruns of the main track's timeouts replace every timed-out run

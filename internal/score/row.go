@@ -44,6 +44,9 @@ type Row struct {
 	// CoreIllFormed: the post-processor could not parse the core
 	// (StarExec's parsable-unsat-core = false).
 	CoreIllFormed bool
+	// CoreParsable: parsable-unsat-core says true (2015-2018's program
+	// takes anything else, "-" included, for an unparsable core).
+	CoreParsable bool
 	// Model-validation track: the validator's verdict, VALID, INVALID or
 	// UNKNOWN ("" when there was none), and from 2020 its error and
 	// exception columns (model_validator_error, model_validator_exception),
@@ -146,6 +149,8 @@ func RowOf(solver, path, status, answer, expected string, cpu, wall float64, ext
 	switch strings.ToLower(str("parsable-unsat-core")) {
 	case "0", "false", "no":
 		r.CoreIllFormed = true
+	case "1", "true", "yes":
+		r.CoreParsable = true
 	}
 	r.Result = str("result")
 	r.Model = strings.ToUpper(str("model_validator_status"))
