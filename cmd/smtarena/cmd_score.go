@@ -390,6 +390,10 @@ func scoreOptions(opts *ScoreOptions) (score.Options, error) {
 			}
 		}
 	}
+	if so.Solvers == nil && compat == score.Official {
+		// 2018: the names and non-competing solvers its programs had built in
+		so.Solvers = score.OfficialSolvers(year, track)
+	}
 	return so, nil
 }
 

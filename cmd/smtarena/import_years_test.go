@@ -262,8 +262,8 @@ func TestScoreOfficial2018Application(t *testing.T) {
 		"2,Application Track/QF_LIA/f/b.smt2,2,Yices,11,default,21,memout,20,2500,100,--,0,10\n" +
 		"3,Application Track/QF_LIA/f/a.smt2,1,CVC4,12,default,22,complete,5,5,100,--,1,45\n" +
 		"4,Application Track/QF_LIA/f/b.smt2,2,CVC4,12,default,22,complete,5,5,100,--,0,30\n" +
-		"5,Application Track/QF_LIA/f/a.smt2,1,z3-4.7.1,13,default,23,complete,1,1,100,--,0,50\n" +
-		"6,Application Track/QF_LIA/f/b.smt2,2,z3-4.7.1,13,default,23,complete,1,1,100,--,0,50\n"
+		"5,Application Track/QF_LIA/f/a.smt2,1,Z3,13,default,23,complete,1,1,100,--,0,50\n" +
+		"6,Application Track/QF_LIA/f/b.smt2,2,Z3,13,default,23,complete,1,1,100,--,0,50\n"
 	file := filepath.Join(tmp, "2018", "csv", "Application_Track.tar.xz")
 	os.MkdirAll(filepath.Dir(file), 0o755)
 	os.WriteFile(file, tarXZ(t, "Application_Track.csv", []byte(header+rows)), 0o644)
@@ -272,7 +272,7 @@ func TestScoreOfficial2018Application(t *testing.T) {
 		t.Fatalf("import: %v\n%s", c, errs)
 	}
 	reg := filepath.Join(tmp, "registration.csv")
-	os.WriteFile(reg, []byte("Solver Name,Competing\nYices,yes\nCVC4,yes\nz3-4.7.1,no\n"), 0o644)
+	os.WriteFile(reg, []byte("Solver Name,Competing\nYices,yes\nCVC4,yes\nZ3,no\n"), 0o644)
 	checks := filepath.Join(tmp, "checks.csv")
 	os.WriteFile(checks, []byte("benchmark,num_check_sat\nQF_LIA/f/a.smt2,50\nQF_LIA/f/b.smt2,50\n"), 0o644)
 	code, out, errs := runCLI(t, "", "score", "--db", db, "--rules", "2018", "--year", "2018", "--track", "incremental",
@@ -284,6 +284,15 @@ func TestScoreOfficial2018Application(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("score output lacks %s:\n%s", want, out)
 		}
+	}
+	// Without a registration table: the names and non-competing solvers
+	// compute_app_html.ml had built in (Yices printed as Yices2, Z3 as
+	// z3-4.7.1 and not competing).
+	code, out, errs = runCLI(t, "", "score", "--db", db, "--rules", "2018", "--year", "2018", "--track", "incremental",
+		"--compat", "official", "--check-sats", checks, "--format", "json")
+	if code != 0 || !strings.Contains(out, `"winner_par": "Yices2"`) || !strings.Contains(out, `"name": "z3-4.7.1",
+          "competing": "no"`) {
+		t.Errorf("built-in 2018 names: exit %d\n%s%s", code, out, errs)
 	}
 }
 

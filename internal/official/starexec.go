@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -156,6 +157,14 @@ func importCSV(b *batcher, name, member string, r io.Reader, opts Options) error
 		}
 		return ""
 	}
+	// 2017's reruns of the main track's timeouts
+	// (2017/csv/Main_Track_Rerun_Timeouts.tar.xz) replace the original
+	// runs that timed out: the official computation needs to know which
+	// rows they are (internal/score/official2015.go).
+	rerun := ""
+	if strings.Contains(strings.ToLower(name), "rerun") {
+		rerun = filepath.Base(strings.ReplaceAll(name, ":", "/"))
+	}
 	line := 1
 	for {
 		rec, err := cr.Read()
@@ -231,6 +240,9 @@ func importCSV(b *batcher, name, member string, r io.Reader, opts Options) error
 		}
 		if member != "" {
 			extra["job file"] = member
+		}
+		if rerun != "" {
+			extra["rerun file"] = rerun
 		}
 		ej, _ := json.Marshal(extra)
 		bp := StarExecPath(bench, opts.Track)

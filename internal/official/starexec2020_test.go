@@ -304,3 +304,23 @@ func TestImportStarExecShapes(t *testing.T) {
 		}
 	}
 }
+
+// The rows of a rerun of timed-out pairs (2017's
+// Main_Track_Rerun_Timeouts) say so, for the official computation.
+func TestImportStarExecRerun(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "2017", "csv")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f := filepath.Join(dir, "Main_Track_Rerun_Timeouts.csv")
+	os.WriteFile(f, []byte("pair id,benchmark,benchmark id,solver,solver id,configuration,configuration id,status,cpu time,wallclock time,memory usage,result,expected\n"+
+		"7,QF_BV/f/x.smt2,1,CVC4,13,default,23,complete,700,700,10,sat,sat\n"), 0o644)
+	st := openStore(t)
+	if s, err := ImportStarExec(context.Background(), st, f, Options{}); err != nil || s.Added != 1 {
+		t.Fatalf("%+v %v", s, err)
+	}
+	rs, _ := st.Results(context.Background(), store.ResultFilter{Year: 2017})
+	if len(rs) != 1 || rs[0].Track != "single-query" || !strings.Contains(rs[0].Extra, `"rerun file":"Main_Track_Rerun_Timeouts.csv"`) {
+		t.Errorf("%+v", rs)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/smtarena/smtarena/internal/benchmark"
 )
@@ -27,7 +28,8 @@ import (
 //     status (raw_score). Application track: e = 1 and n = 0 when the run
 //     has a wrong answer, else n = its correct answers. Unsat-core track: a
 //     completed run with an answer is wrong when it said sat, its core is
-//     erroneous or not parsable, else n is its reduction.
+//     erroneous or not parsable (parsable-unsat-core other than "true"),
+//     else n is its reduction.
 //   - The parallel score sums these as they are; the sequential score (not
 //     published for the application track) zeroes e and n of a run whose
 //     CPU time passed T and cuts that time to T (seq_score); the wall-clock
@@ -85,7 +87,10 @@ func (s *scorer) legacyScore(r *rec, m *mode) (b bscore) {
 			}
 		case benchmark.UnsatCore:
 			if r.status == stComplete && r.answer != aUnknown {
-				if r.answer == aSat || r.coreErr || r.coreBad {
+				// parsable-unsat-core other than "true" ("-"
+				// included) is an unparsable core: the program's
+				// default is false.
+				if r.answer == aSat || r.coreErr || !r.coreOK {
 					b.e = 1
 				} else {
 					b.n, b.solved = float64(r.reduct), true
@@ -145,12 +150,20 @@ func legacyWinner(rk *Ranking, competitive bool) string {
 }
 
 // droppedLegacy says why the official computation of 2015-2018 did not
-// score a row: before 2017 the main track's benchmarks of unknown status
+// score a row: where the results hold reruns of timed-out pairs (2017),
+// the original runs that timed out, as
+// 2018/report/analysis/merge-2017-main-track-reruns.sh (SMT-COMP
+// repository, commit 231efdbff17ba5865696f36dfb46f665d8f8513b) merged
+// them: every row of the main job whose status says timeout is dropped
+// and every rerun row kept; before 2017 the main track's benchmarks of unknown status
 // were not part of the competition (they ran apart, with pages of their
 // own: smt-comp.github.io 2016/results/*-unknown.md; score.py's
 // skip_unknowns, "as done prior to 2017", and its -u option for the
 // 2015-2018 report).
-func droppedLegacy(r *Row, year int, track benchmark.Track) string {
+func droppedLegacy(r *Row, year int, track benchmark.Track, reruns bool) string {
+	if reruns && !r.Rerun && track == benchmark.SingleQuery && strings.HasPrefix(r.Status, "timeout") {
+		return fmt.Sprintf("%d main track: a timeout of the main job, run again (Main_Track_Rerun_Timeouts)", year)
+	}
 	if year <= 2016 && track == benchmark.SingleQuery && parseAnswer(r.Expected) == aUnknown {
 		return fmt.Sprintf("%d main track: a benchmark of unknown status, scored apart (the *-unknown pages)", year)
 	}
@@ -165,4 +178,49 @@ func (s *scorer) legacyNonCompeting(division string) bool {
 		return true
 	}
 	return slices.Contains(s.o.Experimental, division)
+}
+
+// OfficialSolvers is the registry that the programs of a year had built
+// in, for --compat official without a registration table: the StarExec
+// solver names mapped to the names the pages print, and the solvers the
+// pages mark non-competing. Only 2018's programs are published
+// (tools/results-processing at commits 9ff1cdd (scoring.ml:
+// solver_short_names, non_competitive_solver), 2131bf5
+// (compute_app_html.ml) and 33ef4c9 (compute_ucore_html.ml)); nil for
+// other years.
+func OfficialSolvers(year int, track benchmark.Track) Registry {
+	if year != 2018 {
+		return nil
+	}
+	reg := Registry{}
+	add := func(nonCompeting []string, pairs ...string) {
+		for i := 0; i+1 < len(pairs); i += 2 {
+			name := pairs[i+1]
+			reg[pairs[i]] = Solver{Name: name, Competitive: !slices.Contains(nonCompeting, pairs[i]), Team: name}
+		}
+	}
+	switch track {
+	case benchmark.Incremental:
+		add([]string{"MathSAT", "Z3"},
+			"Boolector", "Boolector", "CVC4", "CVC4", "MathSAT", "mathsat-5.5.2", "SMTInterpol", "SMTInterpol",
+			"Yices", "Yices2", "Z3", "z3-4.7.1")
+	case benchmark.UnsatCore:
+		add([]string{"mathsat-5.5.2-linux-x86_64-Unsat-Core", "z3-4.7.1"},
+			"master-2018-06-10-b19c840-proofs-unsat_cores", "CVC4", "SMTInterpol-2.5-19-g0d39cdee", "SMTInterpol",
+			"mathsat-5.5.2-linux-x86_64-Unsat-Core", "mathsat-5.5.2", "Yices 2.6.0", "Yices 2.6.0", "z3-4.7.1", "z3-4.7.1")
+	case benchmark.SingleQuery:
+		add([]string{"z3-4.7.1", "mathsat-5.5.2-linux-x86_64-Main"},
+			"Alt-Ergo-SMTComp-2018", "Alt-Ergo", "AProVE NIA 2014", "AProVE", "Boolector", "Boolector",
+			"COLIBRI 10_06_18 v2038", "COLIBRI", "Ctrl-Ergo-SMTComp-2018", "Ctrl-Ergo",
+			"CVC4-experimental-idl-2", "CVC4-experimental-idl-2", "master-2018-06-10-b19c840-competition-default", "CVC4",
+			"mathsat-5.5.2-linux-x86_64-Main", "MathSAT", "Minkeyrink MT", "Minkeyrink-MT", "Minkeyrink ST", "Minkeyrink-ST",
+			"opensmt2", "opensmt2", "Q3B", "Q3B", "SMTInterpol-2.5-19-g0d39cdee", "SMTInterpol",
+			"SMTRAT-MCSAT-final", "SMTRAT-MCSAT", "SMTRAT-Rat-final", "SMTRAT-Rat", "SPASS-SATT", "SPASS-SATT",
+			"STP-CMS-mt-2018", "STP-CMS-mt-2018", "STP-CMS-st-2018", "STP-CMS-st-2018", "STP-Riss-st-2018", "STP-Riss-st-2018",
+			"vampire-4.3-smt", "vampire 4.3 (test)", "veriT", "veriT", "veriT+raSAT+Reduce", "veriT+raSAT+Reduce",
+			"Yices 2.6.0", "Yices 2.6.0", "z3-4.7.1", "z3-4.7.1")
+	default:
+		return nil
+	}
+	return reg
 }

@@ -238,4 +238,34 @@ func TestOfficial2016UnsatCore(t *testing.T) {
 	if !near(v.Error, 3*2*a1/sum) || !near(v.Correct, 3*5*a2/sum) {
 		t.Errorf("veriT %+v, want errors for the sat answer and the unparsable core", v)
 	}
+	// parsable-unsat-core "-" on an unsat answer: unparsable (the
+	// program's default), an error.
+	dash := []Row{uc("CVC4", "3", a, "complete", "unsat", 6, "0", "-", 1)}
+	if e := entry(t, mustScore(t, dash, Options{Rules: 2018, Year: 2016, Track: benchmark.UnsatCore, Compat: Official}), "QF_LIA", Parallel, "CVC4"); e.Error != 1 || e.Correct != 0 {
+		t.Errorf("CVC4 %+v, want an error", e)
+	}
+}
+
+// 2017's reruns of the main track's timeouts replace every timed-out run
+// of the main job (merge-2017-main-track-reruns.sh).
+func TestOfficial2017Reruns(t *testing.T) {
+	x, y := "non-incremental/QF_BV/f/x.smt2", "non-incremental/QF_BV/f/y.smt2"
+	rows := []Row{
+		{Solver: "A", Benchmark: x, Status: "timeout (wallclock)", Answer: "starexec-unknown", Expected: "sat", CPU: 1200, Wall: 1200},
+		{Solver: "A", Benchmark: x, Status: "complete", Answer: "sat", Expected: "sat", CPU: 700, Wall: 700, Rerun: true},
+		{Solver: "B", Benchmark: x, Status: "complete", Answer: "sat", Expected: "sat", CPU: 5, Wall: 5},
+		{Solver: "B", Benchmark: y, Status: "timeout (cpu)", Answer: "starexec-unknown", Expected: "sat", CPU: 1200, Wall: 1200},
+	}
+	rep := mustScore(t, rows, Options{Rules: 2018, Year: 2017, Compat: Official})
+	if a := entry(t, rep, "QF_BV", Parallel, "A"); a.Solved != 1 || a.Wall != 700 {
+		t.Errorf("A %+v, want the rerun's answer and time only", a)
+	}
+	if len(rep.Excluded) != 1 || rep.Excluded[0].Rows != 2 {
+		t.Errorf("excluded %+v, want the main job's two timeouts", rep.Excluded)
+	}
+	// Without reruns nothing is dropped.
+	rep = mustScore(t, rows[2:], Options{Rules: 2018, Year: 2017, Compat: Official})
+	if len(rep.Excluded) != 0 {
+		t.Errorf("excluded %+v without reruns", rep.Excluded)
+	}
 }

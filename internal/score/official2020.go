@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -61,7 +62,8 @@ func keepOfficialRows(rows []Row, o Options) ([]Row, []Excluded) {
 		}
 	}
 	if legacyYear(o.Year) {
-		return filterRows(rows, func(r *Row) string { return droppedLegacy(r, o.Year, o.Track) })
+		reruns := slices.ContainsFunc(rows, func(r Row) bool { return r.Rerun })
+		return filterRows(rows, func(r *Row) string { return droppedLegacy(r, o.Year, o.Track, reruns) })
 	}
 	if o.Year >= 2021 && o.Year <= 2023 {
 		return filterRows(rows, func(r *Row) string { return dropCleaned(r, o.Year, o.Track) })

@@ -44,6 +44,9 @@ type Row struct {
 	// CoreIllFormed: the post-processor could not parse the core
 	// (StarExec's parsable-unsat-core = false).
 	CoreIllFormed bool
+	// CoreParsable: parsable-unsat-core says true (2015-2018's program
+	// takes anything else, "-" included, for an unparsable core).
+	CoreParsable bool
 	// Model-validation track: the validator's verdict, VALID, INVALID or
 	// UNKNOWN ("" when there was none), and from 2020 its error and
 	// exception columns (model_validator_error, model_validator_exception),
@@ -58,6 +61,9 @@ type Row struct {
 	// Pair the source's pair id: the official computation of a year keeps
 	// or patches rows by them (official2020.go, Patch).
 	Job, Pair string
+	// Rerun: the row comes from a rerun of timed-out pairs (2017's
+	// Main_Track_Rerun_Timeouts; the importer's Extra "rerun file").
+	Rerun bool
 	// ConfigName is the source's configuration name (StarExec's
 	// "configuration" column): 2023's fix-results lists name runs by it.
 	ConfigName string
@@ -143,6 +149,8 @@ func RowOf(solver, path, status, answer, expected string, cpu, wall float64, ext
 	switch strings.ToLower(str("parsable-unsat-core")) {
 	case "0", "false", "no":
 		r.CoreIllFormed = true
+	case "1", "true", "yes":
+		r.CoreParsable = true
 	}
 	r.Result = str("result")
 	r.Model = strings.ToUpper(str("model_validator_status"))
@@ -155,6 +163,7 @@ func RowOf(solver, path, status, answer, expected string, cpu, wall float64, ext
 		r.ModelException = noException
 	}
 	r.Job, r.Pair, r.Config = str("job file"), str("pair id"), str("configuration id")
+	r.Rerun = has("rerun file")
 	return r, nil
 }
 

@@ -74,6 +74,7 @@ type rec struct {
 	expected, model  uint8
 	coreErr, removed bool
 	coreBad          bool // an ill-formed core
+	coreOK           bool // parsable-unsat-core = true
 	mvErr            bool // officially (2020 on) a model-validation error
 }
 
@@ -169,7 +170,7 @@ func newScorer(rows []Row, o Options, rules int) *scorer {
 			cpu: r.CPU, wall: r.Wall, solver: si, bench: bi,
 			correct: int32(r.CorrectAnswers), wrong: int32(r.WrongAnswers), checks: int32(r.CheckSats), reduct: int32(r.Reduction),
 			status: parseStatus(r.Status), answer: s.answerOf(r.Answer), expected: parseAnswer(r.Expected),
-			model: parseModel(r.Model), coreErr: r.CoreErroneous, coreBad: r.CoreIllFormed, mvErr: officialModelError(r),
+			model: parseModel(r.Model), coreErr: r.CoreErroneous, coreBad: r.CoreIllFormed, coreOK: r.CoreParsable, mvErr: officialModelError(r),
 		})
 	}
 	// Divisions.
