@@ -258,7 +258,7 @@ func (e *evaluator) qualifiedConstant(s *smtlib.Script, t smtlib.Term, envBase i
 	}
 	if sym := e.syms[name]; sym != nil {
 		if sym.ctor != nil && len(sym.ctor.fields) == 0 {
-			return e.construct(sym.ctor, nil)
+			return e.construct(sym.ctor, nil, srt)
 		}
 		if sym.abstract != nil {
 			return value{k: vAbs, s: srt, p: sym.abstract}

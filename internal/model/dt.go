@@ -7,11 +7,15 @@ import (
 	"github.com/smtarena/smtarena/internal/smtlib"
 )
 
-// dtInfo is a declared datatype.
+// dtInfo is a declared datatype. A parametric datatype's constructors are
+// read once, with each parameter standing for a placeholder sort (skParam);
+// an instance such as (List Int) gets its field sorts by substitution.
 type dtInfo struct {
-	name   string
-	params []string
-	ctors  []*ctorInfo
+	name    string
+	params  []string
+	psorts  []sortID // the parameters' placeholder sorts
+	pattern sortID   // (D P1 ... Pn) over the placeholders; the sort itself if n = 0
+	ctors   []*ctorInfo
 }
 
 type ctorInfo struct {
@@ -19,15 +23,15 @@ type ctorInfo struct {
 	dt     *dtInfo
 	s      *smtlib.Script
 	fields []fieldInfo
-	sort   sortID // resolved on first use
 	ready  bool
 	err    error
+	insts  map[sortID][]sortID // field sorts per instance of a parametric datatype
 }
 
 type fieldInfo struct {
 	name string
 	sort smtlib.Term
-	srt  sortID
+	srt  sortID // over the datatype's placeholders
 }
 
 type selInfo struct {
@@ -35,16 +39,30 @@ type selInfo struct {
 	index int
 }
 
-// declareDatatypes registers (declare-datatype(s) ...) of the benchmark.
-func (e *evaluator) declareDatatype(s *smtlib.Script, name string, decl smtlib.Term) error {
+// maxInstKey bounds the text of a datatype instance's sort: a nested
+// datatype ((Nest T) with a field of sort (Nest (List T))) makes sorts
+// grow with the depth of its values.
+const maxInstKey = 4096
+
+// declareDatatype registers one datatype of (declare-datatype(s) ...) of
+// the benchmark; arity is the number of parameters its declaration
+// announces (-1 when it announces none).
+func (e *evaluator) declareDatatype(s *smtlib.Script, name string, arity int, decl smtlib.Term) error {
 	dt := &dtInfo{name: name}
 	if s.Kind(decl) == smtlib.KindPar {
 		ps := s.Arg(decl, 0)
 		for k := 0; k < s.NumArgs(ps); k++ {
-			dt.params = append(dt.params, s.Name(s.Arg(ps, k)))
+			p := s.Name(s.Arg(ps, k))
+			dt.params = append(dt.params, p)
+			dt.psorts = append(dt.psorts, e.sorts.intern(sortInfo{kind: skParam, name: p, w: k,
+				key: "(par " + name + " " + itoa(k) + " " + p + ")"}))
 		}
 		decl = s.Arg(decl, 1)
 	}
+	if arity >= 0 && arity != len(dt.params) {
+		return fmt.Errorf("datatype %s is declared with %d parameters and defined with %d", name, arity, len(dt.params))
+	}
+	dt.pattern = e.sorts.named(skDatatype, name, dt.psorts)
 	e.tables.dts[name] = dt
 	e.forgetCaches() // a symbol may be replaced
 	for k := 0; k < s.NumChildren(decl); k++ {
@@ -78,19 +96,22 @@ func (e *evaluator) declareDatatype(s *smtlib.Script, name string, decl smtlib.T
 	return nil
 }
 
-// ready resolves a constructor's sorts.
+// readyCtor resolves a constructor's field sorts, over the datatype's
+// placeholders when it has parameters.
 func (e *evaluator) readyCtor(c *ctorInfo) error {
 	if c.ready {
 		return c.err
 	}
 	c.ready = true
+	var params map[string]sortID
 	if len(c.dt.params) > 0 {
-		c.err = fmt.Errorf("parametric datatype %s", c.dt.name)
-		return c.err
+		params = make(map[string]sortID, len(c.dt.params))
+		for k, p := range c.dt.params {
+			params[p] = c.dt.psorts[k]
+		}
 	}
-	c.sort = e.sorts.named(skDatatype, c.dt.name, nil)
 	for k := range c.fields {
-		srt, err := e.resolveSort(c.s, c.fields[k].sort)
+		srt, err := e.resolveSortIn(c.s, c.fields[k].sort, params, 0)
 		if err != nil {
 			c.err = err
 			return err
@@ -100,25 +121,115 @@ func (e *evaluator) readyCtor(c *ctorInfo) error {
 	return nil
 }
 
-func (e *evaluator) construct(c *ctorInfo, args []value) value {
+// instFields returns the field sorts of constructor c in instance inst of
+// its datatype.
+func (e *evaluator) instFields(c *ctorInfo, inst sortID) ([]sortID, error) {
+	if inst == c.dt.pattern && len(c.dt.params) == 0 {
+		fs := make([]sortID, len(c.fields))
+		for k, f := range c.fields {
+			fs[k] = f.srt
+		}
+		return fs, nil
+	}
+	si := e.sorts.info(inst)
+	if si.kind != skDatatype || si.name != c.dt.name || len(si.args) != len(c.dt.params) || len(si.args) == 0 {
+		return nil, fmt.Errorf("%s is a constructor of %s, not of sort %s", c.name, c.dt.name, e.sorts.String(inst))
+	}
+	if fs, ok := c.insts[inst]; ok {
+		return fs, nil
+	}
+	args := si.args
+	fs := make([]sortID, len(c.fields))
+	for k, f := range c.fields {
+		fs[k] = e.sorts.subst(f.srt, args)
+		if len(e.sorts.String(fs[k])) > maxInstKey {
+			return nil, fmt.Errorf("field %s of %s in %s has a sort larger than the validator takes", f.name, c.name, clip(e.sorts.String(inst), 60))
+		}
+	}
+	if c.insts == nil {
+		c.insts = map[sortID][]sortID{}
+	}
+	c.insts[inst] = fs
+	return fs, nil
+}
+
+// construct applies constructor c to args. want is the instance the
+// constructor is qualified with ((as C S)), or noSort: then the instance
+// is found by matching the arguments' sorts with the fields' sorts, and a
+// value whose parameters the arguments do not all determine (nil, or
+// (cons nil nil)) gets no sort until its context gives one (coerce).
+func (e *evaluator) construct(c *ctorInfo, args []value, want sortID) value {
 	if err := e.readyCtor(c); err != nil {
-		return undefVal(ReasonUnsupported, err.Error())
+		return undefVal(ReasonUnsupported, fmt.Sprintf("the fields of constructor %s: %v", c.name, err))
 	}
 	if len(args) != len(c.fields) {
 		return undefVal(ReasonSortError, fmt.Sprintf("constructor %s applied to %d arguments", c.name, len(args)))
 	}
-	d := &dtVal{ctor: c.name, args: make([]value, len(args))}
-	for k, a := range args {
+	for _, a := range args {
 		if a.k == vUndef {
 			return a
 		}
-		a = e.coerce(a, c.fields[k].srt, "field "+c.fields[k].name)
+	}
+	if want == noSort {
+		if len(c.dt.params) == 0 {
+			want = c.dt.pattern
+		} else {
+			binds := make([]sortID, len(c.dt.params))
+			for k, a := range args {
+				e.sorts.unify(c.fields[k].srt, a.s, binds)
+			}
+			for _, b := range binds {
+				if b == noSort {
+					return value{k: vDT, p: &dtVal{ctor: c.name, c: c, args: append([]value(nil), args...)}}
+				}
+			}
+			want = e.sorts.named(skDatatype, c.dt.name, binds)
+		}
+	}
+	fs, err := e.instFields(c, want)
+	if err != nil {
+		return undefVal(ReasonSortError, err.Error())
+	}
+	d := &dtVal{ctor: c.name, c: c, args: make([]value, len(args))}
+	for k, a := range args {
+		a = e.coerce(a, fs[k], "field "+c.fields[k].name+" of "+c.name)
 		if a.k == vUndef {
 			return a
 		}
 		d.args[k] = a
 	}
-	return value{k: vDT, s: c.sort, p: d}
+	return value{k: vDT, s: want, p: d}
+}
+
+// maxRetype bounds the nesting of a value retype rebuilds.
+const maxRetype = 1 << 14
+
+// retype gives a datatype value built without a sort (its parameters
+// undetermined) the sort want, and its fields theirs.
+func (e *evaluator) retype(v value, want sortID, what string, depth int) value {
+	d := v.p.(*dtVal)
+	if depth > maxRetype {
+		return undefVal(ReasonResource, fmt.Sprintf("a datatype value without a sort nested more than %d deep", maxRetype))
+	}
+	fs, err := e.instFields(d.c, want)
+	if err != nil {
+		return undefVal(ReasonSortError, fmt.Sprintf("%s has sort %s, its value %s: %v",
+			clip(what, 60), e.sorts.String(want), clip(e.show(v), 80), err))
+	}
+	nd := &dtVal{ctor: d.ctor, c: d.c, args: make([]value, len(d.args))}
+	for k, a := range d.args {
+		w := "field " + d.c.fields[k].name + " of " + d.ctor
+		if a.k == vDT && a.s == noSort {
+			a = e.retype(a, fs[k], w, depth+1)
+		} else {
+			a = e.coerce(a, fs[k], w)
+		}
+		if a.k == vUndef {
+			return a
+		}
+		nd.args[k] = a
+	}
+	return value{k: vDT, s: want, p: nd}
 }
 
 func (e *evaluator) selectField(sym *symbol, args []value) value {
@@ -129,11 +240,11 @@ func (e *evaluator) selectField(sym *symbol, args []value) value {
 	if a.k == vUndef {
 		return a
 	}
-	if a.k != vDT {
+	sel := sym.sel
+	if a.k != vDT || a.p.(*dtVal).c.dt != sel.ctor.dt {
 		return e.sortErr(sym.name, a)
 	}
 	d := a.p.(*dtVal)
-	sel := sym.sel
 	if sel.index < 0 { // is-C
 		return boolVal(d.ctor == sel.ctor.name)
 	}
@@ -148,7 +259,11 @@ func (e *evaluator) tester(f *frame, a value) value {
 	if nidx != 1 || a.k != vDT {
 		return e.sortErr("(_ is ...)", a)
 	}
-	return boolVal(a.p.(*dtVal).ctor == f.s.Name(idx))
+	name := f.s.Name(idx)
+	if sym := e.syms[name]; sym == nil || sym.ctor == nil || sym.ctor.dt != a.p.(*dtVal).c.dt {
+		return e.sortErr("(_ is "+clip(name, 60)+")", a)
+	}
+	return boolVal(a.p.(*dtVal).ctor == name)
 }
 
 func (e *evaluator) dtKey(v value) string {

@@ -392,6 +392,23 @@ func (e *evaluator) eq(v, w value) (bool, tri) {
 			clip(e.show(v), 60), e.sorts.String(v.s), clip(e.show(w), 60), e.sorts.String(w.s)))}
 	}
 	if v.k == vDT {
+		switch {
+		case v.s == w.s && v.s != noSort:
+		case v.s == noSort && w.s == noSort:
+			return false, tri{undefVal(ReasonSortError, fmt.Sprintf("= between %s and %s, whose sorts are not determined (a parametric constructor needs (as C S))",
+				clip(e.show(v), 60), clip(e.show(w), 60)))}
+		case v.s == noSort:
+			if v = e.coerce(v, w.s, "the left side of ="); v.k == vUndef {
+				return false, tri{v}
+			}
+		case w.s == noSort:
+			if w = e.coerce(w, v.s, "the right side of ="); w.k == vUndef {
+				return false, tri{w}
+			}
+		default:
+			return false, tri{undefVal(ReasonSortError, fmt.Sprintf("= between %s of sort %s and %s of sort %s",
+				clip(e.show(v), 60), e.sorts.String(v.s), clip(e.show(w), 60), e.sorts.String(w.s)))}
+		}
 		return e.dtKey(v) == e.dtKey(w), tri{}
 	}
 	if v.k == vFP {

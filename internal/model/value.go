@@ -53,6 +53,7 @@ type absVal struct{ name string }
 
 type dtVal struct {
 	ctor string
+	c    *ctorInfo
 	args []value
 }
 
@@ -243,6 +244,9 @@ func (e *evaluator) show(v value) string {
 	case vDT:
 		d := v.p.(*dtVal)
 		if len(d.args) == 0 {
+			if v.s != noSort && len(d.c.dt.params) > 0 {
+				return "(as " + d.ctor + " " + e.sorts.String(v.s) + ")"
+			}
 			return d.ctor
 		}
 		parts := []string{d.ctor}
