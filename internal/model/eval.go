@@ -839,8 +839,7 @@ func (e *evaluator) coerce(v value, want sortID, what string) value {
 		v.s = want
 		return v
 	case v.k == vArray && v.s == noSort:
-		v.s = want
-		return v
+		return e.typeArray(v, want, what)
 	case v.k == vDT && v.s == noSort:
 		return e.retype(v, want, what, 0)
 	}

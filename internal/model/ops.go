@@ -346,6 +346,11 @@ func (e *evaluator) apply(f *frame, args []value) value {
 		return e.store(args)
 	case opConst:
 		_, _, _, qsort := ident(f.s, f.head)
+		if f.s.IsSymbol(qsort, "Array") {
+			// z3 writes ((as const Array) v) inside datatype values: the
+			// array's sort is its context's (coerce).
+			return value{k: vArray, p: &arrayVal{def: args[0], entries: map[string]arrayEntry{}}}
+		}
 		srt, err := e.resolveSort(f.s, qsort)
 		if err != nil {
 			return undefVal(ReasonSortError, err.Error())
