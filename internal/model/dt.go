@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -43,6 +44,16 @@ type selInfo struct {
 // datatype ((Nest T) with a field of sort (Nest (List T))) makes sorts
 // grow with the depth of its values.
 const maxInstKey = 4096
+
+var errSortTooLarge = errors.New("a sort larger than the validator takes")
+
+// instErr is the undefined value for an error of instFields.
+func instErr(err error, detail string) value {
+	if errors.Is(err, errSortTooLarge) {
+		return undefVal(ReasonResource, detail)
+	}
+	return undefVal(ReasonSortError, detail)
+}
 
 // declareDatatype registers one datatype of (declare-datatype(s) ...) of
 // the benchmark; arity is the number of parameters its declaration
@@ -143,7 +154,7 @@ func (e *evaluator) instFields(c *ctorInfo, inst sortID) ([]sortID, error) {
 	for k, f := range c.fields {
 		fs[k] = e.sorts.subst(f.srt, args)
 		if len(e.sorts.String(fs[k])) > maxInstKey {
-			return nil, fmt.Errorf("field %s of %s in %s has a sort larger than the validator takes", f.name, c.name, clip(e.sorts.String(inst), 60))
+			return nil, fmt.Errorf("field %s of %s in %s: %w", f.name, c.name, clip(e.sorts.String(inst), 60), errSortTooLarge)
 		}
 	}
 	if c.insts == nil {
@@ -188,7 +199,7 @@ func (e *evaluator) construct(c *ctorInfo, args []value, want sortID) value {
 	}
 	fs, err := e.instFields(c, want)
 	if err != nil {
-		return undefVal(ReasonSortError, err.Error())
+		return instErr(err, err.Error())
 	}
 	d := &dtVal{ctor: c.name, c: c, args: make([]value, len(args))}
 	for k, a := range args {
@@ -213,8 +224,8 @@ func (e *evaluator) retype(v value, want sortID, what string, depth int) value {
 	}
 	fs, err := e.instFields(d.c, want)
 	if err != nil {
-		return undefVal(ReasonSortError, fmt.Sprintf("%s has sort %s, its value %s: %v",
-			clip(what, 60), e.sorts.String(want), clip(e.show(v), 80), err))
+		return instErr(err, fmt.Sprintf("%s has sort %s, its value %s: %v",
+			clip(what, 60), clip(e.sorts.String(want), 80), clip(e.show(v), 80), err))
 	}
 	nd := &dtVal{ctor: d.ctor, c: d.c, args: make([]value, len(d.args))}
 	for k, a := range d.args {
