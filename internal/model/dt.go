@@ -212,35 +212,42 @@ func (e *evaluator) construct(c *ctorInfo, args []value, want sortID) value {
 	return value{k: vDT, s: want, p: d}
 }
 
-// maxRetype bounds the nesting of a value retype rebuilds.
-const maxRetype = 1 << 14
-
 // retype gives a datatype value built without a sort (its parameters
-// undetermined) the sort want, and its fields theirs.
-func (e *evaluator) retype(v value, want sortID, what string, depth int) value {
-	d := v.p.(*dtVal)
-	if depth > maxRetype {
-		return undefVal(ReasonResource, fmt.Sprintf("a datatype value without a sort nested more than %d deep", maxRetype))
+// undetermined) the sort want, and its fields theirs. The value is rebuilt
+// top-down with an explicit stack: it may be a million levels deep.
+func (e *evaluator) retype(v value, want sortID, what string) value {
+	type job struct {
+		d    *dtVal // the node without a sort
+		want sortID
+		what string
+		into *value // where its rebuilt value goes
 	}
-	fs, err := e.instFields(d.c, want)
-	if err != nil {
-		return instErr(err, fmt.Sprintf("%s has sort %s, its value %s: %v",
-			clip(what, 60), clip(e.sorts.String(want), 80), clip(e.show(v), 80), err))
-	}
-	nd := &dtVal{ctor: d.ctor, c: d.c, args: make([]value, len(d.args))}
-	for k, a := range d.args {
-		w := "field " + d.c.fields[k].name + " of " + d.ctor
-		if a.k == vDT && a.s == noSort {
-			a = e.retype(a, fs[k], w, depth+1)
-		} else {
-			a = e.coerce(a, fs[k], w)
+	var root value
+	stack := []job{{v.p.(*dtVal), want, what, &root}}
+	for len(stack) > 0 {
+		j := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		d := j.d
+		fs, err := e.instFields(d.c, j.want)
+		if err != nil {
+			return instErr(err, fmt.Sprintf("%s has sort %s, its value %s: %v",
+				clip(j.what, 60), clip(e.sorts.String(j.want), 80), clip(e.showDT(value{k: vDT, p: d}), 80), err))
 		}
-		if a.k == vUndef {
-			return a
+		nd := &dtVal{ctor: d.ctor, c: d.c, args: make([]value, len(d.args))}
+		*j.into = value{k: vDT, s: j.want, p: nd}
+		for k, a := range d.args {
+			w := "field " + d.c.fields[k].name + " of " + d.ctor
+			if a.k == vDT && a.s == noSort {
+				stack = append(stack, job{a.p.(*dtVal), fs[k], w, &nd.args[k]})
+				continue
+			}
+			if a = e.coerce(a, fs[k], w); a.k == vUndef {
+				return a
+			}
+			nd.args[k] = a
 		}
-		nd.args[k] = a
 	}
-	return value{k: vDT, s: want, p: nd}
+	return root
 }
 
 func (e *evaluator) selectField(sym *symbol, args []value) value {
@@ -277,16 +284,79 @@ func (e *evaluator) tester(f *frame, a value) value {
 	return boolVal(a.p.(*dtVal).ctor == name)
 }
 
+// dtKey is a datatype value's key: its constructor terms with the keys
+// of other values at the leaves. It is written with an explicit stack, in
+// time linear in the value's size however deep it is.
 func (e *evaluator) dtKey(v value) string {
-	d := v.p.(*dtVal)
-	if len(d.args) == 0 {
-		return d.ctor
+	var sb strings.Builder
+	stack := []any{v} // values to write, and strings
+	for len(stack) > 0 {
+		top := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch x := top.(type) {
+		case string:
+			sb.WriteString(x)
+		case value:
+			if x.k != vDT {
+				sb.WriteString(e.valueKey(x))
+				continue
+			}
+			d := x.p.(*dtVal)
+			if len(d.args) == 0 {
+				sb.WriteString(d.ctor)
+				continue
+			}
+			sb.WriteString("(")
+			sb.WriteString(d.ctor)
+			stack = append(stack, ")")
+			for k := len(d.args) - 1; k >= 0; k-- {
+				stack = append(stack, d.args[k], " ")
+			}
+		}
 	}
-	parts := []string{"(" + d.ctor}
-	for _, a := range d.args {
-		parts = append(parts, e.valueKey(a))
+	return sb.String()
+}
+
+// maxShow bounds the text show gives a datatype value.
+const maxShow = 200
+
+// showDT prints a datatype value for explanations, cut after maxShow
+// bytes, so that a deep value costs no more than its first part.
+func (e *evaluator) showDT(v value) string {
+	var sb strings.Builder
+	stack := []any{v}
+	for len(stack) > 0 && sb.Len() <= maxShow {
+		top := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch x := top.(type) {
+		case string:
+			sb.WriteString(x)
+		case value:
+			if x.k != vDT {
+				sb.WriteString(e.show(x))
+				continue
+			}
+			d := x.p.(*dtVal)
+			if len(d.args) == 0 {
+				if x.s != noSort && len(d.c.dt.params) > 0 {
+					sb.WriteString("(as " + d.ctor + " " + e.sorts.String(x.s) + ")")
+				} else {
+					sb.WriteString(d.ctor)
+				}
+				continue
+			}
+			sb.WriteString("(")
+			sb.WriteString(d.ctor)
+			stack = append(stack, ")")
+			for k := len(d.args) - 1; k >= 0; k-- {
+				stack = append(stack, d.args[k], " ")
+			}
+		}
 	}
-	return strings.Join(parts, " ") + ")"
+	if len(stack) > 0 {
+		return clip(sb.String(), maxShow)
+	}
+	return sb.String()
 }
 
 // resumeMatch evaluates (match t ((p1 t1) ...)): the first pattern that

@@ -3,6 +3,7 @@ package model
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // pdtDecls declares parametric datatypes as the SMT-LIB 2.6 standard's
@@ -200,5 +201,36 @@ func TestParametricDatatypeDecls(t *testing.T) {
 		if res.String() != c.want {
 			t.Errorf("nested datatype, depth %d: got %s (%s), want %s", c.depth, res, res.Detail, c.want)
 		}
+	}
+}
+
+// TestParametricDatatypeHostile: deep values of instances are typed,
+// compared, keyed and explained in time linear in their size, and a deep
+// value whose sort its context gives is typed as deep as it goes.
+func TestParametricDatatypeHostile(t *testing.T) {
+	const n = 200000
+	bench := "(set-logic ALL)\n(declare-datatypes ((List 1)) ((par (T) ((nil) (cons (head T) (tail (List T)))))))\n" +
+		"(declare-const l (List Int))\n(declare-const a (Array (List Int) Int))\n(declare-const ll (List (List Int)))\n"
+	typed := "(define-fun l () (List Int) " + strings.Repeat("(cons 1 ", n) + "(as nil (List Int))" + strings.Repeat(")", n) + ")\n" +
+		"(define-fun a () (Array (List Int) Int) (store ((as const (Array (List Int) Int)) 0) l 5))"
+	untyped := "(define-fun l () (List Int) " + strings.Repeat("(cons 1 ", n) + "nil" + strings.Repeat(")", n) + ")\n" +
+		"(define-fun a () (Array (List Int) Int) ((as const (Array (List Int) Int)) 0))"
+	nils := "(define-fun l () (List Int) nil) (define-fun ll () (List (List Int)) " + strings.Repeat("(cons nil ", n) + "nil" + strings.Repeat(")", n) + ")\n" +
+		"(define-fun a () (Array (List Int) Int) ((as const (Array (List Int) Int)) 0))"
+	typed += "(define-fun ll () (List (List Int)) nil)"
+	untyped += "(define-fun ll () (List (List Int)) nil)"
+	for _, c := range []struct{ name, assertion, model, want string }{
+		{"typed", "(and (= l l) (distinct l (tail l)) (= (select a l) 5) (= (select a (tail l)) 0))", typed, "VALID"},
+		{"typed false", "(= (head (tail l)) 2)", typed, "INVALID bad-model"},
+		{"typed by context", "(and (= l l) (is-cons (tail l)))", untyped, "VALID"},
+		{"deep, typed by context", "(and (is-nil l) (= (head (tail ll)) nil) (distinct ll (tail ll)))", nils, "VALID"},
+		{"deep, wrong sort", "(is-nil l)", strings.Replace(nils, "(List (List Int)) (cons", "(List Int) (cons", 1), "UNKNOWN sort-error"},
+	} {
+		start := time.Now()
+		res := check(t, bench+"(assert "+c.assertion+")\n(check-sat)\n", "sat\n("+c.model+")", Options{})
+		if res.String() != c.want {
+			t.Errorf("%s: got %s (%s), want %s", c.name, res, clip(res.Detail, 200), c.want)
+		}
+		t.Logf("%s: %s in %v", c.name, res, time.Since(start))
 	}
 }

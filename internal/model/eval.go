@@ -841,7 +841,7 @@ func (e *evaluator) coerce(v value, want sortID, what string) value {
 	case v.k == vArray && v.s == noSort:
 		return e.typeArray(v, want, what)
 	case v.k == vDT && v.s == noSort:
-		return e.retype(v, want, what, 0)
+		return e.retype(v, want, what)
 	}
 	return undefVal(ReasonSortError, fmt.Sprintf("%s has sort %s, its value %s has sort %s",
 		clip(what, 60), e.sorts.String(want), clip(e.show(v), 80), e.sorts.String(v.s)))

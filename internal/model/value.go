@@ -184,14 +184,28 @@ func writeKey(sb *strings.Builder, v value) {
 	case vFP:
 		sb.WriteString(v.p.(*fpVal).key())
 	case vDT:
-		d := v.p.(*dtVal)
-		sb.WriteString("(")
-		sb.WriteString(d.ctor)
-		for _, a := range d.args {
-			sb.WriteString(" ")
-			writeKey(sb, a)
+		// an explicit stack: a datatype value may be a million levels deep
+		stack := []any{v}
+		for len(stack) > 0 {
+			top := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			switch x := top.(type) {
+			case string:
+				sb.WriteString(x)
+			case value:
+				if x.k != vDT {
+					writeKey(sb, x)
+					continue
+				}
+				d := x.p.(*dtVal)
+				sb.WriteString("(")
+				sb.WriteString(d.ctor)
+				stack = append(stack, ")")
+				for k := len(d.args) - 1; k >= 0; k-- {
+					stack = append(stack, d.args[k], " ")
+				}
+			}
 		}
-		sb.WriteString(")")
 	case vArray:
 		a := v.p.(*arrayVal)
 		if a.fn != nil {
@@ -242,18 +256,7 @@ func (e *evaluator) show(v value) string {
 	case vAbs:
 		return v.p.(*absVal).name
 	case vDT:
-		d := v.p.(*dtVal)
-		if len(d.args) == 0 {
-			if v.s != noSort && len(d.c.dt.params) > 0 {
-				return "(as " + d.ctor + " " + e.sorts.String(v.s) + ")"
-			}
-			return d.ctor
-		}
-		parts := []string{d.ctor}
-		for _, a := range d.args {
-			parts = append(parts, e.show(a))
-		}
-		return "(" + strings.Join(parts, " ") + ")"
+		return e.showDT(v)
 	case vArray:
 		a := v.p.(*arrayVal)
 		if a.fn != nil {
