@@ -389,13 +389,23 @@ func (e *evaluator) resumeMatch(i int) {
 					binds = append(binds, binding{name, v})
 				}
 			case smtlib.KindApp:
-				name := s.Name(s.Head(p))
-				if v.k == vDT && v.p.(*dtVal).ctor == name && len(v.p.(*dtVal).args) == s.NumArgs(p) {
+				head := s.Head(p)
+				sym := e.syms[s.Name(head)]
+				if s.Kind(head) != smtlib.KindSymbol || sym == nil || sym.ctor == nil || len(sym.ctor.fields) != s.NumArgs(p) {
+					e.pop(undefVal(ReasonSortError, "a pattern of match that is not a constructor applied to its fields' variables: "+clip(s.TermString(p), 60)))
+					return
+				}
+				if v.k == vDT && v.p.(*dtVal).ctor == sym.ctor.name {
 					ok = true
 					for j := 0; j < s.NumArgs(p); j++ {
 						binds = append(binds, binding{s.Name(s.Arg(p, j)), v.p.(*dtVal).args[j]})
 					}
 				}
+			default:
+				// (as nil (List Int)) and other forms SMT-LIB 2.6 patterns do
+				// not have: skipping one could choose the wrong case.
+				e.pop(undefVal(ReasonUnsupported, "a pattern of match of the form "+clip(s.TermString(p), 60)))
+				return
 			}
 			if ok {
 				e.vals = e.vals[:f.vbase]

@@ -51,7 +51,6 @@ func gLst(t *gsort) *gsort               { return &gsort{name: "Lst", args: []*g
 func gOption(t *gsort) *gsort            { return &gsort{name: "Option", args: []*gsort{t}} }
 func gPair(a, b *gsort) *gsort           { return &gsort{name: "Pair", args: []*gsort{a, b}} }
 func sameSort(a, b *gsort) bool          { return a.String() == b.String() }
-func isDT(s *gsort) bool                 { return len(s.args) > 0 }
 func pick[T any](r *rand.Rand, xs []T) T { return xs[r.IntN(len(xs))] }
 
 // gen draws random terms over a benchmark's constants.

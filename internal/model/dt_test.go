@@ -115,6 +115,7 @@ func TestParametricDatatypes(t *testing.T) {
 		{"(= (match (tail l) (((cons h r) (+ h (match r ((nil 0) (y 9))))) (nil 0))) 2)", "VALID"},
 		{"(match p (((mkpair a b) (and (= a 7) b))))", "VALID"},
 		{"(= (match o ((none 0) ((some v) (match v ((nil 1) (z 2)))))) 1)", "VALID"},
+		{"(= (match l (((cons h) 0) (z 1))) 1)", "UNKNOWN sort-error"},
 		// functions of the model and of the benchmark over instances
 		{"(and (= (f 2) (cons 3 nil)) (= (f 1) nil))", "VALID"},
 		{"(= (f 0) (cons 3 nil))", "INVALID bad-model"},
