@@ -284,13 +284,17 @@ func (e *evaluator) tester(f *frame, a value) value {
 	return boolVal(a.p.(*dtVal).ctor == name)
 }
 
-// dtKey is a datatype value's key: its constructor terms with the keys
-// of other values at the leaves. It is written with an explicit stack, in
-// time linear in the value's size however deep it is.
-func (e *evaluator) dtKey(v value) string {
-	var sb strings.Builder
+// writeDT writes datatype value v as its constructor terms, with an
+// explicit stack: in time linear in its size however deep it is. leaf
+// writes the values that are not datatype values, nullary the
+// constructors without fields; it stops once sb holds more than limit
+// bytes (limit < 0: never), and reports whether it wrote all of v.
+func writeDT(sb *strings.Builder, v value, leaf func(value), nullary func(value, *dtVal), limit int) bool {
 	stack := []any{v} // values to write, and strings
 	for len(stack) > 0 {
+		if limit >= 0 && sb.Len() > limit {
+			return false
+		}
 		top := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		switch x := top.(type) {
@@ -298,12 +302,12 @@ func (e *evaluator) dtKey(v value) string {
 			sb.WriteString(x)
 		case value:
 			if x.k != vDT {
-				sb.WriteString(e.valueKey(x))
+				leaf(x)
 				continue
 			}
 			d := x.p.(*dtVal)
 			if len(d.args) == 0 {
-				sb.WriteString(d.ctor)
+				nullary(x, d)
 				continue
 			}
 			sb.WriteString("(")
@@ -314,6 +318,14 @@ func (e *evaluator) dtKey(v value) string {
 			}
 		}
 	}
+	return true
+}
+
+// dtKey is a datatype value's key: its constructor terms with the keys
+// of other values at the leaves.
+func (e *evaluator) dtKey(v value) string {
+	var sb strings.Builder
+	writeDT(&sb, v, func(x value) { sb.WriteString(e.valueKey(x)) }, func(_ value, d *dtVal) { sb.WriteString(d.ctor) }, -1)
 	return sb.String()
 }
 
@@ -324,36 +336,14 @@ const maxShow = 200
 // bytes, so that a deep value costs no more than its first part.
 func (e *evaluator) showDT(v value) string {
 	var sb strings.Builder
-	stack := []any{v}
-	for len(stack) > 0 && sb.Len() <= maxShow {
-		top := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		switch x := top.(type) {
-		case string:
-			sb.WriteString(x)
-		case value:
-			if x.k != vDT {
-				sb.WriteString(e.show(x))
-				continue
-			}
-			d := x.p.(*dtVal)
-			if len(d.args) == 0 {
-				if x.s != noSort && len(d.c.dt.params) > 0 {
-					sb.WriteString("(as " + d.ctor + " " + e.sorts.String(x.s) + ")")
-				} else {
-					sb.WriteString(d.ctor)
-				}
-				continue
-			}
-			sb.WriteString("(")
+	complete := writeDT(&sb, v, func(x value) { sb.WriteString(e.show(x)) }, func(x value, d *dtVal) {
+		if x.s != noSort && len(d.c.dt.params) > 0 {
+			sb.WriteString("(as " + d.ctor + " " + e.sorts.String(x.s) + ")")
+		} else {
 			sb.WriteString(d.ctor)
-			stack = append(stack, ")")
-			for k := len(d.args) - 1; k >= 0; k-- {
-				stack = append(stack, d.args[k], " ")
-			}
 		}
-	}
-	if len(stack) > 0 {
+	}, maxShow)
+	if !complete {
 		return clip(sb.String(), maxShow)
 	}
 	return sb.String()

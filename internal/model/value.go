@@ -184,28 +184,11 @@ func writeKey(sb *strings.Builder, v value) {
 	case vFP:
 		sb.WriteString(v.p.(*fpVal).key())
 	case vDT:
-		// an explicit stack: a datatype value may be a million levels deep
-		stack := []any{v}
-		for len(stack) > 0 {
-			top := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			switch x := top.(type) {
-			case string:
-				sb.WriteString(x)
-			case value:
-				if x.k != vDT {
-					writeKey(sb, x)
-					continue
-				}
-				d := x.p.(*dtVal)
-				sb.WriteString("(")
-				sb.WriteString(d.ctor)
-				stack = append(stack, ")")
-				for k := len(d.args) - 1; k >= 0; k-- {
-					stack = append(stack, d.args[k], " ")
-				}
-			}
-		}
+		writeDT(sb, v, func(x value) { writeKey(sb, x) }, func(_ value, d *dtVal) {
+			sb.WriteString("(")
+			sb.WriteString(d.ctor)
+			sb.WriteString(")")
+		}, -1)
 	case vArray:
 		a := v.p.(*arrayVal)
 		if a.fn != nil {
