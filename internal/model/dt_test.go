@@ -147,6 +147,23 @@ func TestParametricDatatypes(t *testing.T) {
 		pdtCase(t, c[0], pdtModel, c[1])
 		pdtCase(t, c[0], pdtModelCVC5, c[1])
 	}
+	// An Int where a Real is expected is converted, in instances too, as
+	// z3 reads it (cvc5 rejects such a benchmark).
+	real := "(set-logic ALL)\n(declare-datatypes ((List 1)) ((par (T) ((nil) (cons (head T) (tail (List T)))))))\n" +
+		"(declare-const l (List Real))\n(declare-const r Real)\n"
+	for _, c := range [][2]string{
+		{"(and (= l (cons 1 (as nil (List Real)))) (= (head l) (+ r 0.5)))", "VALID"},
+		{"(= l (cons (/ 1 2) (as nil (List Real))))", "INVALID bad-model"},
+		{"(= (cons r (cons 1.0 nil)) (cons 0.5 (cons 1 (as nil (List Real)))))", "VALID"},
+		// (cons 1 nil) alone is a (List Int): not converted
+		{"(= l (cons 1.0 (cons 1 nil)))", "UNKNOWN sort-error"},
+		{"(= (cons (cons 1 nil) (as nil (List (List Real)))) (as nil (List (List Real))))", "UNKNOWN sort-error"},
+	} {
+		res := check(t, real+"(assert "+c[0]+")\n(check-sat)\n", "sat\n((define-fun r () Real (/ 1.0 2.0)) (define-fun l () (List Real) (cons 1.0 nil)))", Options{})
+		if res.String() != c[1] {
+			t.Errorf("%s: got %s (%s), want %s", c[0], res, res.Detail, c[1])
+		}
+	}
 	// Models whose values have the wrong instance, or none.
 	for _, c := range [][3]string{
 		{"l", "(define-fun l () (List Int) (as nil (List Bool)))", "UNKNOWN sort-error"},

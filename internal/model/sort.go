@@ -149,8 +149,13 @@ func (t *sortTable) unify(pat, conc sortID, binds []sortID) bool {
 		if p.w >= len(binds) {
 			return false
 		}
-		if binds[p.w] == noSort {
+		switch b := binds[p.w]; {
+		case b == noSort, b == sortInt && conc == sortReal:
+			// An Int where a Real is found too is a Real, as an Int value
+			// where a Real is declared is converted (coerce).
 			binds[p.w] = conc
+			return true
+		case b == sortReal && conc == sortInt:
 			return true
 		}
 		return binds[p.w] == conc
