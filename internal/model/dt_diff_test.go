@@ -253,8 +253,9 @@ func termEnd(text []byte, off int) int {
 	return len(text)
 }
 
-// pdtMutants returns the solver's output with one numeral or Boolean of
-// a constant's value changed, for each such token (at most max).
+// pdtMutants returns the solver's output with one value changed: one
+// list or option made empty, and one numeral or Boolean of a constant's
+// value changed for each of at most max such tokens.
 func pdtMutants(out []byte, r *rand.Rand, max int) [][]byte {
 	resps, _ := smtlib.ParseResponses("response", out)
 	if len(resps) < 2 {
@@ -278,6 +279,23 @@ func pdtMutants(out []byte, r *rand.Rand, max int) [][]byte {
 	}
 	r.Shuffle(len(spans), func(i, j int) { spans[i], spans[j] = spans[j], spans[i] })
 	var muts [][]byte
+	// One structural change: a list or option replaced by the empty one.
+	for _, k := range r.Perm(len(m.Defs)) {
+		d := m.Defs[k]
+		if d.Kind != smtlib.CmdDefineFun || len(d.Params) > 0 || d.Body == smtlib.NoTerm {
+			continue
+		}
+		srt := s.TermString(d.Sort)
+		empty := map[string]string{"Lst": "lnil", "Option": "none"}[strings.TrimPrefix(strings.Fields(srt)[0], "(")]
+		off := s.Position(s.Pos(d.Body)).Offset
+		end := termEnd(out, off)
+		repl := "(as " + empty + " " + srt + ")"
+		if empty == "" || string(out[off:end]) == repl {
+			continue
+		}
+		muts = append(muts, append(append(append([]byte(nil), out[:off]...), repl...), out[end:]...))
+		break
+	}
 	for _, sp := range spans[:min(len(spans), max)] {
 		tok := string(out[sp[0]:sp[1]])
 		repl := map[string]string{"true": "false", "false": "true"}[tok]
