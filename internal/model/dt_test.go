@@ -1,6 +1,7 @@
 package model
 
 import (
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -226,6 +227,7 @@ func TestParametricDatatypeDecls(t *testing.T) {
 // compared, keyed and explained in time linear in their size, and a deep
 // value whose sort its context gives is typed as deep as it goes.
 func TestParametricDatatypeHostile(t *testing.T) {
+	defer debug.SetMaxStack(debug.SetMaxStack(1 << 20))
 	const n = 200000
 	bench := "(set-logic ALL)\n(declare-datatypes ((List 1)) ((par (T) ((nil) (cons (head T) (tail (List T)))))))\n" +
 		"(declare-const l (List Int))\n(declare-const a (Array (List Int) Int))\n(declare-const ll (List (List Int)))\n"
