@@ -309,12 +309,12 @@ func pdtMutants(out []byte, r *rand.Rand, max int) [][]byte {
 }
 
 // TestParametricDatatypeDifferential: random benchmarks over lists, pairs
-// and options of Int and Bool. Every model z3 and cvc5 print for them is
+// and options of Int and Bool. Every model z3, cvc5 and cvc4 print for them is
 // VALID, and each model with a value changed gets the verdict z3 gives
 // for the benchmark with the changed model's definitions in place of the
 // declarations (sat: VALID, unsat: INVALID).
 func TestParametricDatatypeDifferential(t *testing.T) {
-	solvers := []string{"z3", "cvc5"}
+	solvers := []string{"z3", "cvc5", "cvc4"}
 	for _, s := range solvers {
 		if _, err := exec.LookPath(s); err != nil {
 			testenv.Skipf(t, "needs %s (make deps): %v", s, err)
