@@ -254,3 +254,90 @@ func TestParametricDatatypeHostile(t *testing.T) {
 		t.Logf("%s: %s in %v", c.name, res, time.Since(start))
 	}
 }
+
+// pdtUBench has instances over an uninterpreted sort, over bit-vectors, a
+// parametric define-sort and instances as array indices; pdtUZ3 and
+// pdtUCVC5 are the models z3 4.8.12 and cvc5 print for it.
+const pdtUBench = `(set-logic ALL)
+(set-option :produce-models true)
+(declare-sort U 0)
+(declare-datatypes ((Lst 1)) ((par (T) ((lnil) (lcons (hd T) (tl (Lst T)))))))
+(declare-datatypes ((Pair 2)) ((par (A B) ((mkpair (fst A) (snd B))))))
+(define-sort L (X) (Lst X))
+(declare-const l (L U))
+(declare-const m (Lst (_ BitVec 4)))
+(declare-const p (Pair U (Lst U)))
+(declare-fun f (U) (Lst U))
+(declare-const a (Array (Lst Int) Int))
+(assert (is-lcons l))
+(assert (is-lcons (tl l)))
+(assert (distinct (hd l) (hd (tl l))))
+(assert (= (f (hd l)) (tl l)))
+(assert (= (snd p) (f (fst p))))
+(assert (is-lcons m))
+(assert (bvugt (hd m) #x3))
+(assert (= (select a (as lnil (Lst Int))) 3))
+(assert (= (select a (lcons 1 (as lnil (Lst Int)))) 4))
+(check-sat)
+`
+
+const pdtUZ3 = `sat
+(
+  ;; universe for U:
+  ;;   U!val!2 U!val!1 U!val!0 
+  ;; -----------
+  ;; definitions for universe elements:
+  (declare-fun U!val!2 () U)
+  (declare-fun U!val!1 () U)
+  (declare-fun U!val!0 () U)
+  ;; cardinality constraint:
+  (forall ((x U)) (or (= x U!val!2) (= x U!val!1) (= x U!val!0)))
+  ;; -----------
+  (define-fun a () (Array (Lst Int) Int)
+    (store ((as const (Array (Lst Int) Int)) 4) (as lnil (Lst Int)) 3))
+  (define-fun p () (Pair U (Lst U))
+    (mkpair U!val!0 (as lnil (Lst U))))
+  (define-fun l () (Lst U)
+    (lcons U!val!1 (lcons U!val!2 (as lnil (Lst U)))))
+  (define-fun m () (Lst (_ BitVec 4))
+    (lcons #x4 (as lnil (Lst (_ BitVec 4)))))
+  (define-fun f ((x!0 U)) (Lst U)
+    (ite (= x!0 U!val!0) (as lnil (Lst U))
+      (lcons U!val!2 (as lnil (Lst U)))))
+)
+`
+
+const pdtUCVC5 = `sat
+(
+; cardinality of U is 3
+; rep: (as @U_0 U)
+; rep: (as @U_1 U)
+; rep: (as @U_2 U)
+(define-fun l () (Lst U) ((as lcons (Lst U)) (as @U_0 U) ((as lcons (Lst U)) (as @U_1 U) ((as lcons (Lst U)) (as @U_0 U) (as lnil (Lst U))))))
+(define-fun m () (Lst (_ BitVec 4)) ((as lcons (Lst (_ BitVec 4))) #b0100 (as lnil (Lst (_ BitVec 4)))))
+(define-fun p () (Pair U (Lst U)) ((as mkpair (Pair U (Lst U))) (as @U_2 U) (as lnil (Lst U))))
+(define-fun f ((_arg_1 U)) (Lst U) (ite (= (as @U_2 U) _arg_1) (as lnil (Lst U)) ((as lcons (Lst U)) (as @U_1 U) ((as lcons (Lst U)) (as @U_0 U) (as lnil (Lst U))))))
+(define-fun a () (Array (Lst Int) Int) (store (store ((as const (Array (Lst Int) Int)) 0) (as lnil (Lst Int)) 3) ((as lcons (Lst Int)) 1 (as lnil (Lst Int))) 4))
+)
+`
+
+// TestParametricDatatypeSolverModels: the models z3 and cvc5 print for
+// instances over abstract values and bit-vectors are VALID, and with two
+// elements of a list made equal INVALID.
+func TestParametricDatatypeSolverModels(t *testing.T) {
+	for _, c := range []struct{ name, model, from, to string }{
+		{"z3", pdtUZ3, "(lcons U!val!1 (lcons U!val!2", "(lcons U!val!2 (lcons U!val!2"},
+		{"cvc5", pdtUCVC5, "(as @U_0 U) ((as lcons (Lst U)) (as @U_1 U)", "(as @U_1 U) ((as lcons (Lst U)) (as @U_1 U)"},
+	} {
+		if res := check(t, pdtUBench, c.model, Options{}); res.String() != "VALID" {
+			t.Errorf("%s: got %s (%s)", c.name, res, res.Detail)
+		}
+		bad := strings.Replace(c.model, c.from, c.to, 1)
+		if bad == c.model {
+			t.Fatalf("%s: no change", c.name)
+		}
+		if res := check(t, pdtUBench, bad, Options{}); res.String() != "INVALID bad-model" {
+			t.Errorf("%s changed: got %s (%s)", c.name, res, res.Detail)
+		}
+	}
+}
