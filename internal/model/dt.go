@@ -178,7 +178,7 @@ func (e *evaluator) construct(c *ctorInfo, args []value, want sortID) value {
 	}
 	for _, a := range args {
 		if a.k == vUndef {
-			return a
+			return a.derived()
 		}
 	}
 	if want == noSort {
@@ -256,7 +256,7 @@ func (e *evaluator) selectField(sym *symbol, args []value) value {
 	}
 	a := args[0]
 	if a.k == vUndef {
-		return a
+		return a.derived()
 	}
 	sel := sym.sel
 	if a.k != vDT || a.p.(*dtVal).c.dt != sel.ctor.dt {
@@ -361,7 +361,7 @@ func (e *evaluator) resumeMatch(i int) {
 	case 1:
 		v := e.vals[len(e.vals)-1]
 		if v.k == vUndef {
-			e.pop(v)
+			e.pop(v.derived())
 			return
 		}
 		n := (s.NumArgs(f.t) - 1) / 2

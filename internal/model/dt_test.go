@@ -104,6 +104,12 @@ func TestParametricDatatypes(t *testing.T) {
 		{"(= (head (tail (tail l))) 5)", "UNKNOWN partial-function"},
 		{"(= (head (tail (tail l))) (head (tail (tail l))))", "VALID"},
 		{"(or (= (head lb) true) (= (head l) 1))", "VALID"},
+		{"(= (+ (head (tail (tail l))) 1) (head (tail (tail l))))", "UNKNOWN partial-function"},
+		{"(= (cons (head lb) nil) (cons (head lb) (cons true nil)))", "UNKNOWN partial-function"},
+		{"(= (tail (tail lb)) (tail lb))", "UNKNOWN partial-function"},
+		{"(= (match (head lb) ((z z))) (head lb))", "UNKNOWN partial-function"},
+		{"(= (g (tail (head ll))) (g (tail (head ll))))", "UNKNOWN partial-function"}, // true, but not derived
+		{"(= (g (tail (head ll))) (head (tail (head ll))))", "UNKNOWN partial-function"},
 		{"(and (= (head lb) true) (= (head l) 2))", "INVALID bad-model"},
 		// testers, both spellings
 		{"(and (is-cons l) ((_ is cons) (tail l)) ((_ is nil) (tail (tail l))) (is-nil lb))", "VALID"},

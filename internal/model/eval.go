@@ -776,7 +776,7 @@ func (e *evaluator) enter(i int, fn *closure) {
 	}
 	for k, a := range args {
 		if a.k == vUndef {
-			e.pop(a)
+			e.pop(a.derived())
 			return
 		}
 		if a.k == vDT && a.s == noSort && k < len(fn.psorts) {
@@ -899,7 +899,7 @@ func (e *evaluator) resume(i int) {
 	}
 	for _, a := range args {
 		if a.k == vUndef {
-			e.pop(a)
+			e.pop(a.derived())
 			return
 		}
 	}

@@ -75,6 +75,19 @@ func boolVal(b bool) value {
 	return value{k: vBool, s: sortBool}
 }
 
+// derived is the undefined value of an application to undefined v: not
+// the same unspecified application as v ((+ (div x 0) 1) is not (div x
+// 0)), so without its ident.
+func (v value) derived() value {
+	if v.k != vUndef {
+		return v
+	}
+	if u := v.undefInfo(); u.ident != "" {
+		return value{k: vUndef, p: &undef{reason: u.reason, detail: u.detail}}
+	}
+	return v
+}
+
 func undefVal(reason Reason, detail string) value {
 	return value{k: vUndef, p: &undef{reason: reason, detail: detail}}
 }
