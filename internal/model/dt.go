@@ -26,7 +26,7 @@ type ctorInfo struct {
 	fields []fieldInfo
 	ready  bool
 	err    error
-	insts  map[sortID][]sortID // field sorts per instance of a parametric datatype
+	insts  map[sortID][]sortID // field sorts per instance (the one of a non-parametric datatype too)
 }
 
 type fieldInfo struct {
@@ -135,26 +135,25 @@ func (e *evaluator) readyCtor(c *ctorInfo) error {
 // instFields returns the field sorts of constructor c in instance inst of
 // its datatype.
 func (e *evaluator) instFields(c *ctorInfo, inst sortID) ([]sortID, error) {
-	if inst == c.dt.pattern && len(c.dt.params) == 0 {
-		fs := make([]sortID, len(c.fields))
-		for k, f := range c.fields {
-			fs[k] = f.srt
-		}
-		return fs, nil
-	}
-	si := e.sorts.info(inst)
-	if si.kind != skDatatype || si.name != c.dt.name || len(si.args) != len(c.dt.params) || len(si.args) == 0 {
-		return nil, fmt.Errorf("%s is a constructor of %s, not of sort %s", c.name, c.dt.name, e.sorts.String(inst))
-	}
 	if fs, ok := c.insts[inst]; ok {
 		return fs, nil
 	}
-	args := si.args
 	fs := make([]sortID, len(c.fields))
-	for k, f := range c.fields {
-		fs[k] = e.sorts.subst(f.srt, args)
-		if len(e.sorts.String(fs[k])) > maxInstKey {
-			return nil, fmt.Errorf("field %s of %s in %s: %w", f.name, c.name, clip(e.sorts.String(inst), 60), errSortTooLarge)
+	if inst == c.dt.pattern && len(c.dt.params) == 0 {
+		for k, f := range c.fields {
+			fs[k] = f.srt
+		}
+	} else {
+		si := e.sorts.info(inst)
+		if si.kind != skDatatype || si.name != c.dt.name || len(si.args) != len(c.dt.params) || len(si.args) == 0 {
+			return nil, fmt.Errorf("%s is a constructor of %s, not of sort %s", c.name, c.dt.name, e.sorts.String(inst))
+		}
+		args := si.args
+		for k, f := range c.fields {
+			fs[k] = e.sorts.subst(f.srt, args)
+			if len(e.sorts.String(fs[k])) > maxInstKey {
+				return nil, fmt.Errorf("field %s of %s in %s: %w", f.name, c.name, clip(e.sorts.String(inst), 60), errSortTooLarge)
+			}
 		}
 	}
 	if c.insts == nil {
