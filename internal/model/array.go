@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"math/big"
 	"sort"
 	"strings"
@@ -258,7 +259,7 @@ func (e *evaluator) qualifiedConstant(s *smtlib.Script, t smtlib.Term, envBase i
 	}
 	if sym := e.syms[name]; sym != nil {
 		if sym.ctor != nil && len(sym.ctor.fields) == 0 {
-			return e.construct(sym.ctor, nil)
+			return e.construct(sym.ctor, nil, srt)
 		}
 		if sym.abstract != nil {
 			return value{k: vAbs, s: srt, p: sym.abstract}
@@ -276,4 +277,35 @@ func (e *evaluator) qualifiedConstant(s *smtlib.Script, t smtlib.Term, envBase i
 		return e.coerce(v, srt, name)
 	}
 	return undefVal(ReasonUnsupported, "qualified identifier "+clip(s.TermString(t), 60))
+}
+
+// typeArray gives an array value built without a sort (z3's as-array and
+// lambda, and its ((as const Array) v) inside datatype values) the sort
+// want; a table's default, indices and values are coerced to want's.
+func (e *evaluator) typeArray(v value, want sortID, what string) value {
+	av := v.p.(*arrayVal)
+	if e.sorts.kind(want) != skArray {
+		return undefVal(ReasonSortError, fmt.Sprintf("%s has sort %s, its value is an array", clip(what, 60), e.sorts.String(want)))
+	}
+	if av.fn != nil {
+		v.s = want
+		return v
+	}
+	si := e.sorts.info(want)
+	is, es := si.args[0], si.args[1]
+	n := &arrayVal{def: e.coerce(av.def, es, what), keys: av.keys, entries: make(map[string]arrayEntry, len(av.entries))}
+	if n.def.k == vUndef {
+		return n.def
+	}
+	for k, en := range av.entries {
+		i, x := e.coerce(en.idx, is, what), e.coerce(en.val, es, what)
+		if i.k == vUndef {
+			return i
+		}
+		if x.k == vUndef {
+			return x
+		}
+		n.entries[k] = arrayEntry{i, x}
+	}
+	return value{k: vArray, s: want, p: n}
 }

@@ -722,7 +722,19 @@ func (e *evaluator) call(i int, sym *symbol) {
 	f := &e.frames[i]
 	switch {
 	case sym.ctor != nil:
-		e.pop(e.construct(sym.ctor, e.vals[f.vbase:]))
+		want := noSort
+		if f.head != smtlib.NoTerm && f.s.Kind(f.head) != smtlib.KindSymbol {
+			// ((as C S) args): the instance S of C's datatype.
+			if _, _, _, qs := ident(f.s, f.head); qs != smtlib.NoTerm {
+				srt, err := e.resolveSort(f.s, qs)
+				if err != nil {
+					e.pop(undefVal(ReasonSortError, err.Error()))
+					return
+				}
+				want = srt
+			}
+		}
+		e.pop(e.construct(sym.ctor, e.vals[f.vbase:], want))
 		return
 	case sym.sel != nil:
 		e.pop(e.selectField(sym, e.vals[f.vbase:]))
@@ -762,10 +774,18 @@ func (e *evaluator) enter(i int, fn *closure) {
 		e.pop(fn.memo)
 		return
 	}
-	for _, a := range args {
+	for k, a := range args {
 		if a.k == vUndef {
-			e.pop(a)
+			e.pop(a.derived())
 			return
+		}
+		if a.k == vDT && a.s == noSort && k < len(fn.psorts) {
+			// nil as an argument: its parameter's sort is its sort.
+			if a = e.coerce(a, fn.psorts[k], "parameter "+fn.params[k]+" of "+fn.name); a.k == vUndef {
+				e.pop(a)
+				return
+			}
+			args[k] = a
 		}
 	}
 	if fn.active > 0 && !fn.rec {
@@ -819,8 +839,9 @@ func (e *evaluator) coerce(v value, want sortID, what string) value {
 		v.s = want
 		return v
 	case v.k == vArray && v.s == noSort:
-		v.s = want
-		return v
+		return e.typeArray(v, want, what)
+	case v.k == vDT && v.s == noSort:
+		return e.retype(v, want, what)
 	}
 	return undefVal(ReasonSortError, fmt.Sprintf("%s has sort %s, its value %s has sort %s",
 		clip(what, 60), e.sorts.String(want), clip(e.show(v), 80), e.sorts.String(v.s)))
@@ -878,7 +899,7 @@ func (e *evaluator) resume(i int) {
 	}
 	for _, a := range args {
 		if a.k == vUndef {
-			e.pop(a)
+			e.pop(a.derived())
 			return
 		}
 	}

@@ -346,6 +346,11 @@ func (e *evaluator) apply(f *frame, args []value) value {
 		return e.store(args)
 	case opConst:
 		_, _, _, qsort := ident(f.s, f.head)
+		if f.s.IsSymbol(qsort, "Array") {
+			// z3 writes ((as const Array) v) inside datatype values: the
+			// array's sort is its context's (coerce).
+			return value{k: vArray, p: &arrayVal{def: args[0], entries: map[string]arrayEntry{}}}
+		}
 		srt, err := e.resolveSort(f.s, qsort)
 		if err != nil {
 			return undefVal(ReasonSortError, err.Error())
@@ -392,6 +397,23 @@ func (e *evaluator) eq(v, w value) (bool, tri) {
 			clip(e.show(v), 60), e.sorts.String(v.s), clip(e.show(w), 60), e.sorts.String(w.s)))}
 	}
 	if v.k == vDT {
+		switch {
+		case v.s == w.s && v.s != noSort:
+		case v.s == noSort && w.s == noSort:
+			return false, tri{undefVal(ReasonSortError, fmt.Sprintf("= between %s and %s, whose sorts are not determined (a parametric constructor needs (as C S))",
+				clip(e.show(v), 60), clip(e.show(w), 60)))}
+		case v.s == noSort:
+			if v = e.coerce(v, w.s, "the left side of ="); v.k == vUndef {
+				return false, tri{v}
+			}
+		case w.s == noSort:
+			if w = e.coerce(w, v.s, "the right side of ="); w.k == vUndef {
+				return false, tri{w}
+			}
+		default:
+			return false, tri{undefVal(ReasonSortError, fmt.Sprintf("= between %s of sort %s and %s of sort %s",
+				clip(e.show(v), 60), e.sorts.String(v.s), clip(e.show(w), 60), e.sorts.String(w.s)))}
+		}
 		return e.dtKey(v) == e.dtKey(w), tri{}
 	}
 	if v.k == vFP {

@@ -20,6 +20,7 @@ const (
 	skUninterp // declare-sort, and sorts the validator does not evaluate
 	skDatatype
 	skString // strings, sequences, regular languages: unsupported
+	skParam  // a parameter of a parametric datatype, in its field sorts: w is its index
 )
 
 // sortID identifies a sort in a sortTable; 0 is no sort.
@@ -114,3 +115,62 @@ func (t *sortTable) kind(id sortID) sortKind { return t.infos[id].kind }
 
 // width returns a bit-vector sort's width.
 func (t *sortTable) width(id sortID) int { return t.infos[id].w }
+
+// subst replaces the placeholders (skParam) in sort id by args.
+func (t *sortTable) subst(id sortID, args []sortID) sortID {
+	si := t.infos[id] // a copy: interning may move the table
+	switch {
+	case si.kind == skParam:
+		if si.w < len(args) {
+			return args[si.w]
+		}
+		return id
+	case len(si.args) == 0:
+		return id
+	case si.kind == skArray:
+		return t.array(t.subst(si.args[0], args), t.subst(si.args[1], args))
+	}
+	nargs := make([]sortID, len(si.args))
+	for k, a := range si.args {
+		nargs[k] = t.subst(a, args)
+	}
+	return t.named(si.kind, si.name, nargs)
+}
+
+// unify matches sort pattern pat (over placeholders) with sort conc,
+// binding placeholders in binds by their index. A sort not known (noSort)
+// matches anything and binds nothing.
+func (t *sortTable) unify(pat, conc sortID, binds []sortID) bool {
+	if conc == noSort {
+		return true
+	}
+	p := t.infos[pat]
+	if p.kind == skParam {
+		if p.w >= len(binds) {
+			return false
+		}
+		switch b := binds[p.w]; {
+		case b == noSort, b == sortInt && conc == sortReal:
+			// An Int where a Real is found too is a Real, as an Int value
+			// where a Real is declared is converted (coerce).
+			binds[p.w] = conc
+			return true
+		case b == sortReal && conc == sortInt:
+			return true
+		}
+		return binds[p.w] == conc
+	}
+	if len(p.args) == 0 {
+		return pat == conc
+	}
+	c := t.infos[conc]
+	if p.kind != c.kind || p.name != c.name || len(p.args) != len(c.args) {
+		return false
+	}
+	for k := range p.args {
+		if !t.unify(p.args[k], c.args[k], binds) {
+			return false
+		}
+	}
+	return true
+}

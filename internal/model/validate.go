@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -378,13 +379,20 @@ func (v *validation) commands(c *chunk) error {
 				fn.rec = true
 			}
 		case smtlib.CmdDeclareDatatype:
-			if err := e.declareDatatype(s, s.Name(s.CmdArg(cmd, 0)), s.CmdArg(cmd, 1)); err != nil {
+			if err := e.declareDatatype(s, s.Name(s.CmdArg(cmd, 0)), -1, s.CmdArg(cmd, 1)); err != nil {
 				return fmt.Errorf("%s: %w", pos(cmd), err)
 			}
 		case smtlib.CmdDeclareDatatypes:
 			names, decls := s.CmdArg(cmd, 0), s.CmdArg(cmd, 1)
 			for k := 0; k < s.NumChildren(names) && k < s.NumChildren(decls); k++ {
-				if err := e.declareDatatype(s, s.Name(s.Child(s.Child(names, k), 0)), s.Child(decls, k)); err != nil {
+				nk := s.Child(names, k)
+				arity := -1
+				if s.NumChildren(nk) == 2 {
+					if n, err := strconv.Atoi(s.Name(s.Child(nk, 1))); err == nil {
+						arity = n
+					}
+				}
+				if err := e.declareDatatype(s, s.Name(s.Child(nk, 0)), arity, s.Child(decls, k)); err != nil {
 					return fmt.Errorf("%s: %w", pos(cmd), err)
 				}
 			}

@@ -267,6 +267,10 @@ func TestUnspecified(t *testing.T) {
 		{"(= (div x 0) (div (+ x 1) 0))", "UNKNOWN partial-function"},
 		{"(= (fp.to_real (_ +oo 3 5)) (fp.to_real (fp #b0 #b111 #b0000)))", "VALID"},
 		{"(= (ite (> x 0) (div x 0) (div x 0)) (div x 0))", "VALID"},
+		// an application to an unspecified value is not that value
+		{"(= (+ (div x 0) 1) (div x 0))", "UNKNOWN partial-function"},
+		{"(= (* (div x 0) 1) (div x 0))", "UNKNOWN partial-function"},
+		{"(let ((y (div x 0))) (= y (div x 0)))", "VALID"},
 	} {
 		bvCase(t, "(declare-fun x () Int)\n", c[0], "(define-fun x () Int 3)", c[1])
 	}

@@ -53,6 +53,7 @@ type absVal struct{ name string }
 
 type dtVal struct {
 	ctor string
+	c    *ctorInfo
 	args []value
 }
 
@@ -72,6 +73,19 @@ func boolVal(b bool) value {
 		return value{k: vBool, s: sortBool, n: 1}
 	}
 	return value{k: vBool, s: sortBool}
+}
+
+// derived is the undefined value of an application to undefined v: not
+// the same unspecified application as v ((+ (div x 0) 1) is not (div x
+// 0)), so without its ident.
+func (v value) derived() value {
+	if v.k != vUndef {
+		return v
+	}
+	if u := v.undefInfo(); u.ident != "" {
+		return value{k: vUndef, p: &undef{reason: u.reason, detail: u.detail}}
+	}
+	return v
 }
 
 func undefVal(reason Reason, detail string) value {
@@ -183,14 +197,11 @@ func writeKey(sb *strings.Builder, v value) {
 	case vFP:
 		sb.WriteString(v.p.(*fpVal).key())
 	case vDT:
-		d := v.p.(*dtVal)
-		sb.WriteString("(")
-		sb.WriteString(d.ctor)
-		for _, a := range d.args {
-			sb.WriteString(" ")
-			writeKey(sb, a)
-		}
-		sb.WriteString(")")
+		writeDT(sb, v, func(x value) { writeKey(sb, x) }, func(_ value, d *dtVal) {
+			sb.WriteString("(")
+			sb.WriteString(d.ctor)
+			sb.WriteString(")")
+		}, -1)
 	case vArray:
 		a := v.p.(*arrayVal)
 		if a.fn != nil {
@@ -241,15 +252,7 @@ func (e *evaluator) show(v value) string {
 	case vAbs:
 		return v.p.(*absVal).name
 	case vDT:
-		d := v.p.(*dtVal)
-		if len(d.args) == 0 {
-			return d.ctor
-		}
-		parts := []string{d.ctor}
-		for _, a := range d.args {
-			parts = append(parts, e.show(a))
-		}
-		return "(" + strings.Join(parts, " ") + ")"
+		return e.showDT(v)
 	case vArray:
 		a := v.p.(*arrayVal)
 		if a.fn != nil {
