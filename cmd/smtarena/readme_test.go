@@ -57,6 +57,14 @@ func TestReadmeCommands(t *testing.T) {
 	for _, l := range lines {
 		checkFlags(t, root, "example", l)
 	}
+	// The commands' own --help examples likewise.
+	for _, c := range root.Commands() {
+		for _, l := range strings.Split(strings.ReplaceAll(c.Example, "\\\n", " "), "\n") {
+			if _, rest, ok := strings.Cut(l, "smtarena "); ok {
+				checkFlags(t, root, "--help example of "+c.Name(), rest)
+			}
+		}
+	}
 }
 
 // checkFlags finds the command a README line names and checks that each
