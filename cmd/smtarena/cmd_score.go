@@ -133,7 +133,7 @@ func runScore(ctx context.Context, opts ScoreOptions, io streams) error {
 	if err != nil {
 		return err
 	}
-	st, err := store.Open(ctx, opts.DB)
+	st, err := openStoreToRead(ctx, opts.DB)
 	if err != nil {
 		return err
 	}

@@ -104,7 +104,7 @@ func runShowModel(ctx context.Context, opts ShowModelOptions, args []string, io 
 	if _, err := strconv.ParseInt(id, 10, 64); err != nil {
 		return fmt.Errorf("pair %q: not a pair id", args[1])
 	}
-	def, st, err := openCompetition(ctx, args[0], opts.DB)
+	def, st, err := openCompetitionToRead(ctx, args[0], opts.DB)
 	if err != nil {
 		return err
 	}
