@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -133,6 +134,11 @@ func runScore(ctx context.Context, opts ScoreOptions, io streams) error {
 	if err != nil {
 		return err
 	}
+	// A year's rows are all live while they are scored, and reading them
+	// leaves garbage behind: collecting at half again the live heap rather
+	// than twice it keeps the peak under 1 GB per million rows (issue 13),
+	// for about a tenth more CPU time.
+	defer debug.SetGCPercent(debug.SetGCPercent(50))
 	st, err := openStoreToRead(ctx, opts.DB)
 	if err != nil {
 		return err
