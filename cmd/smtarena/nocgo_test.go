@@ -27,7 +27,7 @@ func TestBuildWithoutCgo(t *testing.T) {
 		want string
 	}{
 		{[]string{"exec", "--", "/bin/true"}, "built without cgo"},
-		{[]string{"benchmarks", "--db", filepath.Join(dir, "s.db")}, "requires cgo"},
+		{[]string{"index", "--db", filepath.Join(dir, "s.db"), dir}, "requires cgo"},
 	} {
 		cmd := exec.Command(bin, c.args...)
 		out, _ := cmd.CombinedOutput()
