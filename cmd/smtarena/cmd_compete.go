@@ -211,7 +211,7 @@ result tables so far. It reads the store only, so it works while compete runs.`,
 		Example: `  smtarena status competition.toml`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			def, st, err := openCompetition(cmd.Context(), args[0], opts.DB)
+			def, st, err := openCompetitionToRead(cmd.Context(), args[0], opts.DB)
 			if err != nil {
 				return err
 			}

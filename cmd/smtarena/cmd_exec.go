@@ -56,7 +56,7 @@ then exits as soon as the result is printed, and the run's cgroups and
 working directory are removed just after. SMTARENA_EXEC_ENGINE=go runs it
 here instead, on the same engine.`,
 		Example: `  smtarena exec --cpu-limit 20 --mem-limit 2048 -- z3 bench.smt2
-  smtarena exec --protocol 2005 --cpu-limit 10 --stdin bench.smt -- cvc4 --lang smt1`,
+  smtarena exec --protocol 2005 --cpu-limit 10 --stdin bench.smt2 -- cvc4 --lang smt2`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runExec(cmd.Context(), opts, args, io)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 
@@ -42,6 +43,11 @@ func runFmt(_ context.Context, opts FmtOptions, path string, io streams) error {
 	}
 	s, err := smtlib.Parse(name, src, mode)
 	if err != nil {
+		var list smtlib.ErrorList
+		if !opts.AllErrors && errors.As(err, &list) && len(list) >= 10 {
+			// The parser stopped there: say so, and how to see the rest.
+			return fmt.Errorf("syntax errors:\n%w\n(stopped after ten errors; --all-errors reports every one)", err)
+		}
 		return fmt.Errorf("syntax errors:\n%w", err)
 	}
 	return s.Print(io.out)

@@ -39,7 +39,7 @@ func newImportCmd(io streams) *cobra.Command {
 results table that runs write, so that selection can drop benchmarks solved by
 all solvers in earlier years and scoring can re-score them. Formats:
 
-  starexec-csv  StarExec job exports of 2019-2023 (.csv, or .csv.tar.xz/.tar.gz
+  starexec-csv  StarExec job exports of 2015-2023 (.csv, compressed, or archives
                 as in the SMT-COMP repositories), with their per-track columns
                 (the default when no format word is given, but for files
                 named *.json, *.json.gz: benchmarks-* are a benchmark list,
@@ -53,7 +53,7 @@ all solvers in earlier years and scoring can re-score them. Formats:
                 into the benchmarks: status, assertions (the unsat-core
                 score), check-sats (the incremental one); benchmarks already
                 there are left as they are
-  aws-csv       the cloud and parallel tracks' AWS results (2022, 2023)
+  aws-csv       the cloud and parallel tracks' AWS results (2021-2023)
   submission    an entrant's registration (SMT-COMP's submissions/*.json:
                 name, contributors, command, solver_type, participations,
                 seed, competitive): printed as a [[solvers]] entry of a

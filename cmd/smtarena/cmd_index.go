@@ -145,7 +145,7 @@ func runBenchmarks(ctx context.Context, opts BenchmarksOptions, io streams) erro
 		inc := tr == benchmark.Incremental
 		f.Incremental = &inc
 	}
-	st, err := store.Open(ctx, opts.DB)
+	st, err := openStoreToRead(ctx, opts.DB)
 	if err != nil {
 		return err
 	}

@@ -107,7 +107,7 @@ func runReport(ctx context.Context, opts ReportOptions, io streams) error {
 		// a bigger one goes over it, collecting more often.
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(reportMemoryLimit))
 	}
-	st, err := openSiteStore(ctx, &opts.Score)
+	st, err := openSiteStore(ctx, &opts.Score, true)
 	if err != nil {
 		return err
 	}
@@ -149,8 +149,8 @@ func runReport(ctx context.Context, opts ReportOptions, io streams) error {
 }
 
 // openSiteStore opens the store the options name (the competition's own
-// with --config and no --db).
-func openSiteStore(ctx context.Context, o *ScoreOptions) (store.Store, error) {
+// with --config and no --db); with mustExist, only a store that is there.
+func openSiteStore(ctx context.Context, o *ScoreOptions, mustExist bool) (store.Store, error) {
 	if o.Config != "" && o.DB == "" {
 		def, err := config.Load(o.Config)
 		if err != nil {
@@ -160,6 +160,9 @@ func openSiteStore(ctx context.Context, o *ScoreOptions) (store.Store, error) {
 	}
 	if o.DB == "" {
 		o.DB = store.DefaultDSN
+	}
+	if mustExist {
+		return openStoreToRead(ctx, o.DB)
 	}
 	return store.Open(ctx, o.DB)
 }
@@ -377,7 +380,7 @@ func divisionOf(r store.Result) string {
 // loadCompare reads the results of another store, for --compare: the same
 // tracks, unscored.
 func loadCompare(ctx context.Context, dsn, competition string, in *report.Input) (*report.Input, error) {
-	st, err := store.Open(ctx, dsn)
+	st, err := openStoreToRead(ctx, dsn)
 	if err != nil {
 		return nil, err
 	}

@@ -48,7 +48,7 @@ type ScoreOptions struct {
 func newScoreCmd(io streams) *cobra.Command {
 	opts := ScoreOptions{Track: string(benchmark.SingleQuery), Format: "table"}
 	cmd := &cobra.Command{
-		Use:   "score --rules YEAR [--track T] [--year Y] [--division D] [--compat official] [--format table|csv|json|yaml]",
+		Use:   "score --rules YEAR [--track T] [--year Y] [--division D] [--compat official] [--format table|csv|json|yaml|web-json]",
 		Short: "Score results from the store by a year's rules: division scores, rankings, recognitions",
 		Long: `Score the results in the store (written by runs, or imported with smtarena
 import) by the scoring rules of a year: 2006 (+1/-8), 2014 (⟨e, n, m⟩), 2018
@@ -108,15 +108,15 @@ the statuses and the unsat-core track's assertion counts.`,
 	f.StringVar(&opts.Track, "track", opts.Track, "track: "+benchmark.TrackNames())
 	f.StringVar(&opts.Division, "division", "", "print only this division")
 	f.StringVar(&opts.Compat, "compat", "", "official: compute as SMT-COMP's scoring script did")
-	f.StringVar(&opts.Format, "format", opts.Format, "table, csv, json or yaml")
+	f.StringVar(&opts.Format, "format", opts.Format, "table, csv, json, yaml or web-json")
 	f.StringVar(&opts.Solvers, "solvers", "", "registration table naming solvers by id and marking them competitive")
 	f.StringVar(&opts.Teams, "teams", "", "canon_solvers.json: which solvers are variants of one team's")
 	f.StringVar(&opts.Divisions, "divisions", "", "the division table: divisions.json, new-divisions.json or defs.py (default: the year's, built in)")
 	f.StringVar(&opts.CheckSats, "check-sats", "", "the check-sat count of each incremental benchmark (benchmark,num_check_sat)")
 	f.Float64Var(&opts.TimeLimit, "time-limit", 0, "T in seconds (default: the competition's, else the rules')")
 	f.IntVar(&opts.Cores, "cores", 0, "cores per run: 2014's C, 2018/2022's m (default 4)")
-	f.StringVar(&opts.Out, "out", "", "yaml: write one page per file into this directory")
-	f.StringVar(&opts.Date, "date", "", "yaml and json: the resultdate (default now; --compat official of 2024, 2025: the date the smtcomp tool wrote, 2024-07-08, 2025-08-11)")
+	f.StringVar(&opts.Out, "out", "", "yaml, web-json: write one page per file into this directory")
+	f.StringVar(&opts.Date, "date", "", "yaml, json and web-json: the resultdate (default now; --compat official of 2024, 2025: the date the smtcomp tool wrote, 2024-07-08, 2025-08-11)")
 	f.StringArrayVar(&opts.Exclude, "exclude", nil, "a list of benchmarks to leave out, one path a line (the organisers' blacklists; an archive of them; a CSV of pair id,result patches or of decisions on disagreements); repeatable")
 	f.StringVar(&opts.Experimental, "experimental", "", "the experimental divisions: experimental.csv (track,logic) or a comma-separated list (default with --compat official: the year's make_mds.sh --expdivs, model validation 2020-2023)")
 	f.StringVar(&opts.Defs, "defs", "", "2024 on, --compat official: the smtcomp tool's defs.py (divisions, removed results)")
@@ -139,7 +139,7 @@ func runScore(ctx context.Context, opts ScoreOptions, io streams) error {
 	// than twice it keeps the peak under 1 GB per million rows (issue 13),
 	// for about a tenth more CPU time.
 	defer debug.SetGCPercent(debug.SetGCPercent(50))
-	st, err := store.Open(ctx, opts.DB)
+	st, err := openStoreToRead(ctx, opts.DB)
 	if err != nil {
 		return err
 	}

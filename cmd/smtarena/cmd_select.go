@@ -3,6 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -89,11 +92,13 @@ func runSelect(ctx context.Context, opts SelectOptions, io streams) error {
 		return err
 	}
 	heat := map[int64]int{}
+	var heatSizes []string
 	if opts.Heats > 1 {
 		for h, hs := range selection.Heats(sel, opts.Heats, crand.New(opts.Seed)) {
 			for _, s := range hs {
 				heat[s.ID] = h
 			}
+			heatSizes = append(heatSizes, strconv.Itoa(len(hs)))
 		}
 	}
 	name := opts.Name
@@ -125,13 +130,17 @@ func runSelect(ctx context.Context, opts SelectOptions, io streams) error {
 	total := 0
 	for _, l := range sel.Summary {
 		var dropped []string
-		for r, n := range l.Dropped {
-			dropped = append(dropped, fmt.Sprintf("%s %d", r, n))
+		for _, r := range slices.Sorted(maps.Keys(l.Dropped)) {
+			dropped = append(dropped, fmt.Sprintf("%s %d", r, l.Dropped[r]))
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t\n", l.Logic, l.Candidates, l.Eligible, l.Selected, l.Sat, l.Unsat, l.Unknown, strings.Join(dropped, ", "))
 		total += l.Selected
 	}
 	tw.Flush()
-	fmt.Fprintf(io.out, "%d benchmarks selected, saved as %q\n", total, name)
+	inHeats := ""
+	if len(heatSizes) > 0 {
+		inHeats = fmt.Sprintf(" in %d heats (%s)", len(heatSizes), strings.Join(heatSizes, ", "))
+	}
+	fmt.Fprintf(io.out, "%d benchmarks selected%s, saved as %q\n", total, inHeats, name)
 	return nil
 }

@@ -56,7 +56,7 @@ func runServe(ctx context.Context, opts ServeOptions, io streams, ready func(net
 	if err := web.CheckAddr(opts.Addr, opts.Token); err != nil {
 		return err
 	}
-	st, err := openSiteStore(ctx, &opts.Score)
+	st, err := openSiteStore(ctx, &opts.Score, false)
 	if err != nil {
 		return err
 	}

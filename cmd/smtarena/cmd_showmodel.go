@@ -104,7 +104,7 @@ func runShowModel(ctx context.Context, opts ShowModelOptions, args []string, io 
 	if _, err := strconv.ParseInt(id, 10, 64); err != nil {
 		return fmt.Errorf("pair %q: not a pair id", args[1])
 	}
-	def, st, err := openCompetition(ctx, args[0], opts.DB)
+	def, st, err := openCompetitionToRead(ctx, args[0], opts.DB)
 	if err != nil {
 		return err
 	}
@@ -131,7 +131,7 @@ func runShowModel(ctx context.Context, opts ShowModelOptions, args []string, io 
 		}
 		fmt.Fprintf(io.out, "pair %s: %s on %s\n", id, r.Solver, r.BenchmarkPath)
 		fmt.Fprintf(io.out, "answer %s, status %s\n", r.Answer, r.Status)
-		fmt.Fprintf(io.out, "verdict %s %s (%.3f s)\n", extra.Status, extra.Reason, extra.Seconds)
+		fmt.Fprintf(io.out, "verdict %s (%.3f s)\n", strings.TrimSpace(extra.Status+" "+extra.Reason), extra.Seconds)
 		if extra.Detail != "" {
 			fmt.Fprintln(io.out, extra.Detail)
 		}
@@ -150,7 +150,8 @@ func runShowModel(ctx context.Context, opts ShowModelOptions, args []string, io 
 		}
 		return nil
 	}
-	return fmt.Errorf("no model-validation result for pair %s in %s", id, def.Name)
+	return fmt.Errorf("no model-validation result for pair %s in %s (the track's pairs are the files of %s)", id, def.Name,
+		filepath.Join(def.Path(def.WorkDir), "outputs", string(benchmark.ModelValidation)))
 }
 
 // copyKept copies a kept output to w, decompressing a .gz.

@@ -162,6 +162,13 @@ func runTrace(ctx context.Context, opts TraceOptions, args []string, dash int, i
 		fmt.Fprintf(io.err, "smtarena: trace-exec: interrupted after %d answers\n", len(res.Answers))
 	case res.Status == trace.Limit:
 		fmt.Fprintf(io.err, "smtarena: trace-exec: the solver reached a limit (%s) after %d of %d answers\n", res.Limit, len(res.Answers), res.Queries)
+	case in.Source == "" && strings.HasPrefix(in.Bad, "BAD expected result"):
+		fmt.Fprintf(io.err, "smtarena: trace-exec: %s gives no expected answers: no header before --- BENCHMARK BEGINS HERE ---, no %s.expected, no (set-info :status ...)\n", bench, filepath.Base(bench))
+	case res.Status == trace.Done && res.Queries == 0 && len(in.Expected) == 0:
+		// Nothing on stdout, as the official executor prints: say why.
+		fmt.Fprintf(io.err, "smtarena: trace-exec: %s gives no expected answer (from its %s), so no query was run\n", bench, sourceName(in.Source))
+	case res.Status == trace.Done && res.Queries == 0:
+		fmt.Fprintf(io.err, "smtarena: trace-exec: %s expects unknown first, so no query was run (--continue-after-unknown runs them)\n", bench)
 	}
 	if code := res.ExitCode(); code != 0 {
 		return exitStatus{code: code}
@@ -184,4 +191,15 @@ func absArgs(args []string) []string {
 		}
 	}
 	return args
+}
+
+// sourceName says where a benchmark's expected answers were looked for.
+func sourceName(source string) string {
+	switch source {
+	case trace.FromHeader:
+		return "header before --- BENCHMARK BEGINS HERE ---"
+	case trace.FromExpected:
+		return ".expected file"
+	}
+	return "(set-info :status ...) commands"
 }

@@ -46,7 +46,7 @@ unsat than sat). --compat official reads duplicate and unknown names as the
 official post-processor did (counted in the core's size).
 
 The exit status is 0 when the answer scores without error, 1 when it is
-erroneous (sat, or a refuted core) or its core is ill-formed.`,
+erroneous (sat, or a refuted core) or its core is ill-formed, 2 on bad input.`,
 		Example: `  smtarena scramble --track unsat-core --seed 1 bench.smt2 > named.smt2
   mysolver named.smt2 > answer.txt
   smtarena validate-core named.smt2 answer.txt -- z3 -- cvc5 -- cvc4 --lang smt2`,
@@ -197,7 +197,13 @@ func printCoreReport(io streams, rep validate.Report, out string) {
 		fmt.Fprintf(w, "validation file: %s\n", out)
 	}
 	for _, r := range rep.Runs {
-		fmt.Fprintf(w, "validator %s: %s (%s, %.2f s)\n", r.Validator, r.Answer, r.Status, r.Wall)
+		why := ""
+		if r.Error != "" {
+			// It could not be started: say why, or the verdict's
+			// "other" vote goes unexplained.
+			why = ": " + r.Error
+		}
+		fmt.Fprintf(w, "validator %s: %s (%s, %.2f s%s)\n", r.Validator, r.Answer, r.Status, r.Wall, why)
 	}
 	if j.Validated() {
 		fmt.Fprintf(w, "verdict: %s\n", rep.Verdict)

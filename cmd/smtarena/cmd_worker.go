@@ -101,19 +101,42 @@ func runWorker(ctx context.Context, opts WorkerOptions, path string, io streams)
 			return err
 		}
 	}
+	// No planning: the coordinator planned the pairs; a worker only runs
+	// them. With none planned at all it would return at once, saying
+	// nothing: say why instead.
+	planned := 0
+	for _, t := range def.TrackNames() {
+		c, err := st.PairCounts(ctx, compete.Key(def, t))
+		if err != nil {
+			return err
+		}
+		for _, n := range c[string(t)] {
+			planned += n
+		}
+	}
+	if planned == 0 {
+		return fmt.Errorf("%s: no pairs of competition %q are planned in its store: a worker runs the pairs smtarena compete plans (has it run, with the same --db?)", path, def.Name)
+	}
 	var mu sync.Mutex
-	if !opts.Quiet {
-		copts.OnPair = func(p store.Pair, r store.Result) {
-			mu.Lock()
-			defer mu.Unlock()
+	ran := 0
+	copts.OnPair = func(p store.Pair, r store.Result) {
+		mu.Lock()
+		defer mu.Unlock()
+		ran++
+		if !opts.Quiet {
 			fmt.Fprintf(io.err, "%s: pair %d %s %s %s: %s %s %.2fs\n", node, p.ID, p.Track, p.Solver, p.BenchmarkPath, r.Status, r.Answer, r.Wall)
 		}
 	}
-	// No planning: the coordinator planned the pairs; a worker only runs
-	// them.
 	err = compete.Run(ctx, &compete.Prepared{Def: def, Store: st}, copts)
 	if errors.Is(err, context.Canceled) {
 		return fmt.Errorf("worker on %s stopped: its running pairs are given back", node)
+	}
+	if err == nil && !opts.Quiet {
+		which := "every track"
+		if opts.Track != "" {
+			which = "the " + opts.Track + " track"
+		}
+		fmt.Fprintf(io.err, "%s: %d pairs run here; every pair of %s is done\n", node, ran, which)
 	}
 	return err
 }

@@ -318,6 +318,11 @@ func TestValidateCoreCLI(t *testing.T) {
 	if data, err := os.ReadFile(keep); err != nil || !strings.HasPrefix(string(data), ";; parsed ") {
 		t.Errorf("--out: %v %.40q", err, data)
 	}
+	// A validator that cannot be started says why.
+	code, out, _ = runCLI(t, "", "validate-core", named, named+".z3", "--", "no-such-validator")
+	if code != 0 || !strings.Contains(out, "validator no-such-validator: unknown (error, ") || !strings.Contains(out, `"no-such-validator": executable file not found`) {
+		t.Errorf("a validator that cannot start: %d\n%s", code, out)
+	}
 	// Usage errors name the problem.
 	for _, args := range [][]string{
 		{"validate-core", "a", "b"},

@@ -106,4 +106,12 @@ command = ["sh", "-c", "printf 'sat\\n('; for v in $(sed -n 's/^(declare-fun \\(
 			t.Errorf("show-model %d: the liar's output is not whole", id)
 		}
 	}
+	if code, out, _ := runCLI(t, "", "show-model", def, "1"); code != 0 || !regexp.MustCompile(`(?m)^verdict (VALID|INVALID bad-model) \(`).MatchString(out) {
+		t.Errorf("show-model 1: the verdict line: %d\n%.300s", code, out)
+	}
+	// A pair of another track is not this one's: the message says where
+	// the track's pairs are.
+	if code, _, errs := runCLI(t, "", "show-model", def, "999"); code != 2 || !strings.Contains(errs, filepath.Join("outputs", "model-validation")) {
+		t.Errorf("show-model of no such pair: %d %s", code, errs)
+	}
 }

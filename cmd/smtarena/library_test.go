@@ -72,8 +72,13 @@ func TestSelectCLI(t *testing.T) {
 		t.Fatal(errs)
 	}
 	code, out, errs := runCLI(t, "", "select", "--db", db, "--rules", "2022", "--track", "single-query", "--seed", "5", "--heats", "2", "--list")
-	if code != 0 || !strings.Contains(out, "287 benchmarks selected") || !strings.Contains(out, "\theat 2\n") {
+	if code != 0 || !strings.Contains(out, "287 benchmarks selected in 2 heats (144, 143)") || !strings.Contains(out, "\theat 2\n") {
 		t.Errorf("select: %d %s %s", code, out[max(0, len(out)-300):], errs)
+	}
+	// The reasons a logic's candidates were dropped are listed in one order.
+	code, out, _ = runCLI(t, "", "select", "--db", db, "--rules", "2022", "--track", "unsat-core", "--seed", "5")
+	if code != 0 || !strings.Contains(out, "single-assertion 13, status 7") {
+		t.Errorf("unsat-core selection's dropped column: %d %s", code, out)
 	}
 	code, out, _ = runCLI(t, "", "select", "--db", db, "--rules", "2018", "--track", "incremental", "--seed", "5")
 	if code != 0 || !strings.Contains(out, "first-check-sat-unknown") {

@@ -42,8 +42,18 @@ func TestFmt(t *testing.T) {
 	}
 	p := writeFile(t, "bad.smt2", "(set-logic QF_UF)\n(assert (and true)\n(check-sat)\n")
 	code, _, errs := runCLI(t, "", "fmt", p)
-	if code != 2 || !strings.Contains(errs, "bad.smt2:3:1: expected ')'") {
+	if code != 2 || !strings.Contains(errs, "bad.smt2:3:1: expected ')'") || strings.Contains(errs, "stopped after") {
 		t.Errorf("fmt of a broken file: code %d, stderr %q", code, errs)
+	}
+	// Past ten errors it says it stopped, and --all-errors gives them all.
+	p = writeFile(t, "worse.smt2", "(set-logic QF_UF)\n"+strings.Repeat("(assert true)) )\n", 15))
+	code, _, errs = runCLI(t, "", "fmt", p)
+	if code != 2 || strings.Count(errs, "worse.smt2:") != 10 || !strings.Contains(errs, "(stopped after ten errors; --all-errors reports every one)") {
+		t.Errorf("fmt of a file with 30 errors: code %d, stderr %q", code, errs)
+	}
+	code, _, errs = runCLI(t, "", "fmt", "--all-errors", p)
+	if code != 2 || strings.Count(errs, "worse.smt2:") != 30 || strings.Contains(errs, "stopped after") {
+		t.Errorf("fmt --all-errors: code %d, stderr %q", code, errs)
 	}
 }
 

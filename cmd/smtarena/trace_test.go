@@ -111,3 +111,31 @@ func TestTraceExecUsage(t *testing.T) {
 		t.Errorf("missing solver: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }
+
+// TestTraceExecSaysWhyNothingRan: where the official executor prints
+// nothing (no expected answer, or unknown first) or only a BAD line (no
+// answers anywhere), standard error says why; standard output and the exit
+// status stay the official ones.
+func TestTraceExecSaysWhyNothingRan(t *testing.T) {
+	needZ3(t)
+	script := "(set-logic QF_UF)\n(push 1)\n(check-sat)\n(pop 1)\n(check-sat)\n(exit)\n"
+	for _, c := range []struct {
+		name, src, flag, stdout, why string
+		code                         int
+	}{
+		{"empty-header.smt2", "--- BENCHMARK BEGINS HERE ---\n" + script, "", "", "gives no expected answer (from its header", 0},
+		{"unknown-first.smt2", "unknown\nsat\n--- BENCHMARK BEGINS HERE ---\n" + script, "", "", "expects unknown first, so no query was run", 0},
+		{"unknown-first-continue.smt2", "unknown\nsat\n--- BENCHMARK BEGINS HERE ---\n" + script, "--continue-after-unknown", "sat\nsat\n", "", 0},
+		{"no-answers.smt2", script, "", "BAD expected result: '(set-logic QF_UF)\n'\n", "no-answers.smt2.expected, no (set-info :status ...)", 1},
+	} {
+		args := []string{"trace-exec"}
+		if c.flag != "" {
+			args = append(args, c.flag)
+		}
+		args = append(args, writeFile(t, c.name, c.src), "--", "z3", "-in")
+		code, stdout, stderr := runCLI(t, "", args...)
+		if code != c.code || stdout != c.stdout || (c.why == "") != (stderr == "") || !strings.Contains(stderr, c.why) {
+			t.Errorf("%s %s: exit %d, stdout %q, stderr %q; want %d, %q and %q", c.name, c.flag, code, stdout, stderr, c.code, c.stdout, c.why)
+		}
+	}
+}

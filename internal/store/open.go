@@ -13,7 +13,7 @@ import (
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
-	"github.com/mattn/go-sqlite3"      // registers the "sqlite3" driver
+	_ "github.com/mattn/go-sqlite3"    // registers the "sqlite3" driver (without cgo, one that says it needs cgo)
 )
 
 // SQLite is the embedded store: one file, written ahead (WAL).
@@ -83,8 +83,7 @@ func pingSQLite(ctx context.Context, db *sql.DB) error {
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		err := db.PingContext(ctx)
-		var se sqlite3.Error
-		if err == nil || !errors.As(err, &se) || (se.Code != sqlite3.ErrBusy && se.Code != sqlite3.ErrLocked) || time.Now().After(deadline) {
+		if err == nil || !sqliteBusy(err) || time.Now().After(deadline) {
 			return err
 		}
 		select {
