@@ -5,11 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/smtarena/smtarena/internal/benchmark"
 	"github.com/smtarena/smtarena/internal/compete"
@@ -41,38 +42,16 @@ func printModelSummaries(ctx context.Context, def *config.Competition, st store.
 	if err != nil || len(sums) == 0 {
 		return err
 	}
-	last := ""
-	var tw *tabwriter.Writer
+	tables := divisionTables{w: w}
 	for _, s := range sums {
-		if s.Division != last {
-			if tw != nil {
-				tw.Flush()
-			}
-			fmt.Fprintf(w, "\nmodel-validation verdicts, division %s\n", s.Division)
-			tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "solver\tpairs\tverdicts")
-			last = s.Division
-		}
+		tw := tables.row(s.Division, "model-validation verdicts, division "+s.Division, "solver\tpairs\tverdicts")
 		var parts []string
-		for _, v := range sortedKeys(s.Verdicts) {
+		for _, v := range slices.Sorted(maps.Keys(s.Verdicts)) {
 			parts = append(parts, fmt.Sprintf("%s: %d", v, s.Verdicts[v]))
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%s\n", s.Solver, s.Pairs, strings.Join(parts, ", "))
 	}
-	return tw.Flush()
-}
-
-func sortedKeys(m map[string]int) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j] < out[j-1]; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
-	return out
+	return tables.flush()
 }
 
 // ShowModelOptions are the flags of `smtarena show-model`.

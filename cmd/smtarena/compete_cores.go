@@ -18,23 +18,12 @@ func printCoreSummaries(ctx context.Context, def *config.Competition, st store.S
 	if err != nil {
 		return err
 	}
-	last := ""
-	var tw *tabwriter.Writer
+	tables := divisionTables{w: w, flags: tabwriter.AlignRight}
 	for _, s := range sums {
-		if s.Division != last {
-			if tw != nil {
-				tw.Flush()
-			}
-			fmt.Fprintf(w, "\nunsat-core track, division %s: cores and their validation\n", s.Division)
-			tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-			fmt.Fprintln(tw, "solver\tpairs\tunsat\tvalidated\trefuted\tpending\tno core\till-formed\treported\tsat\treduction\tvalidation runs\tvalidation s\t")
-			last = s.Division
-		}
+		tw := tables.row(s.Division, "unsat-core track, division "+s.Division+": cores and their validation",
+			"solver\tpairs\tunsat\tvalidated\trefuted\tpending\tno core\till-formed\treported\tsat\treduction\tvalidation runs\tvalidation s\t")
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.2f\t\n", s.Solver, s.Pairs, s.Unsat, s.Validated, s.Refuted,
 			s.Pending, s.NoCore, s.IllFormed, s.Reported, s.Sat, s.Reduction, s.ValidationRuns, s.ValidationWall)
 	}
-	if tw != nil {
-		return tw.Flush()
-	}
-	return nil
+	return tables.flush()
 }

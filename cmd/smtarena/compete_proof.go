@@ -26,25 +26,17 @@ func printProofTables(ctx context.Context, def *config.Competition, st store.Sto
 		return err
 	}
 	probe := def.Tracks["proof"].Probe > 0
-	last := ""
-	var tw *tabwriter.Writer
+	head := []string{"solver", "pairs"}
+	head = append(head, proofVerdicts...)
+	head = append(head, "erroneous", "proof MB", "CPU s", "wall s")
+	head = append(head, keys...)
+	if probe {
+		head = append(head, "probe", "checker")
+	}
+	header := strings.Join(head, "\t") + "\t"
+	tables := divisionTables{w: w, flags: tabwriter.AlignRight}
 	for _, s := range rows {
-		if s.Division != last {
-			if tw != nil {
-				tw.Flush()
-			}
-			fmt.Fprintf(w, "\nproof track (exhibition, no score), division %s\n", s.Division)
-			tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-			head := []string{"solver", "pairs"}
-			head = append(head, proofVerdicts...)
-			head = append(head, "erroneous", "proof MB", "CPU s", "wall s")
-			head = append(head, keys...)
-			if probe {
-				head = append(head, "probe", "checker")
-			}
-			fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
-			last = s.Division
-		}
+		tw := tables.row(s.Division, "proof track (exhibition, no score), division "+s.Division, header)
 		cells := []string{s.Solver, fmt.Sprint(s.Pairs)}
 		for _, v := range proofVerdicts {
 			cells = append(cells, fmt.Sprint(s.Verdicts[v]))
@@ -66,8 +58,5 @@ func printProofTables(ctx context.Context, def *config.Competition, st store.Sto
 		}
 		fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
 	}
-	if tw != nil {
-		return tw.Flush()
-	}
-	return nil
+	return tables.flush()
 }

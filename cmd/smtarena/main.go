@@ -40,7 +40,7 @@ type streams struct {
 
 func main() {
 	args := os.Args[1:]
-	if len(args) > 0 && killable[args[0]] {
+	if len(args) > 0 && killable(args[0]) {
 		os.Exit(run(context.Background(), args, streams{os.Stdin, os.Stdout, os.Stderr}))
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -49,12 +49,16 @@ func main() {
 	os.Exit(code)
 }
 
-// killable are the commands that hold nothing to clean up or record when
-// interrupted, so that SIGINT and SIGTERM may end them at once, by their
-// default action. They skip installing handlers, which costs a goroutine
-// and a thread: validate-model runs once per model-validation pair and
-// lives a few milliseconds.
-var killable = map[string]bool{"validate-model": true}
+// killable says whether the named command holds nothing to clean up or
+// record when interrupted (see subcommands).
+func killable(name string) bool {
+	for _, sc := range subcommands {
+		if sc.name == name {
+			return sc.killable
+		}
+	}
+	return false
+}
 
 // run executes one command line and returns its exit code.
 func run(ctx context.Context, args []string, io streams) (code int) {
@@ -97,33 +101,40 @@ func run(ctx context.Context, args []string, io streams) (code int) {
 // command line builds only the command it names: a short command such as
 // validate-model, run once per pair, then does not pay for building the
 // other two dozen.
+//
+// A killable command holds nothing to clean up or record when interrupted,
+// so that SIGINT and SIGTERM may end it at once, by their default action:
+// it skips installing handlers, which costs a goroutine and a thread
+// (validate-model runs once per model-validation pair and lives a few
+// milliseconds).
 var subcommands = []struct {
-	name string
-	make func(streams) *cobra.Command
+	name     string
+	make     func(streams) *cobra.Command
+	killable bool
 }{
-	{"fmt", newFmtCmd},
-	{"convert", newConvertCmd},
-	{"meta", newMetaCmd},
-	{"generate", newGenerateCmd},
-	{"lint", newLintCmd},
-	{"exec", newExecCmd},
-	{"index", newIndexCmd},
-	{"benchmarks", newBenchmarksCmd},
-	{"import", newImportCmd},
-	{"random", newRandomCmd},
-	{"seed", newSeedCmd},
-	{"select", newSelectCmd},
-	{"compete", newCompeteCmd},
-	{"status", newStatusCmd},
-	{"worker", newWorkerCmd},
-	{"trace-exec", newTraceCmd},
-	{"score", newScoreCmd},
-	{"scramble", newScrambleCmd},
-	{"validate-model", newValidateModelCmd},
-	{"show-model", newShowModelCmd},
-	{"validate-core", newValidateCoreCmd},
-	{"report", newReportCmd},
-	{"serve", newServeCmd},
+	{"fmt", newFmtCmd, false},
+	{"convert", newConvertCmd, false},
+	{"meta", newMetaCmd, false},
+	{"generate", newGenerateCmd, false},
+	{"lint", newLintCmd, false},
+	{"exec", newExecCmd, false},
+	{"index", newIndexCmd, false},
+	{"benchmarks", newBenchmarksCmd, false},
+	{"import", newImportCmd, false},
+	{"random", newRandomCmd, false},
+	{"seed", newSeedCmd, false},
+	{"select", newSelectCmd, false},
+	{"compete", newCompeteCmd, false},
+	{"status", newStatusCmd, false},
+	{"worker", newWorkerCmd, false},
+	{"trace-exec", newTraceCmd, false},
+	{"score", newScoreCmd, false},
+	{"scramble", newScrambleCmd, false},
+	{"validate-model", newValidateModelCmd, true},
+	{"show-model", newShowModelCmd, false},
+	{"validate-core", newValidateCoreCmd, false},
+	{"report", newReportCmd, false},
+	{"serve", newServeCmd, false},
 }
 
 // newRootCmd builds the root command with every subcommand.

@@ -56,58 +56,57 @@ func (v *validation) run(bench io.Reader, respName string, resp io.Reader) (Resu
 	v.e.model = model
 	v.install()
 	sp := newSplitter(bench)
-	if sp.size >= 0 && sp.size <= chunkSize {
-		// About one chunk: nothing to overlap, and a goroutine would cost
-		// a thread's start in a process that lives a few milliseconds.
-		for {
-			c, err := v.nextChunk(sp)
-			if errors.Is(err, io.EOF) {
-				return v.finish(), nil
+	next := func() (*chunk, error) { return v.nextChunk(sp) }
+	if sp.size < 0 || sp.size > chunkSize {
+		// A larger benchmark is read and parsed a chunk ahead of the
+		// evaluation, in a goroutine of its own: on a machine with a core
+		// to spare the two overlap. A small one is read inline: a
+		// goroutine would cost a thread's start in a process that lives a
+		// few milliseconds.
+		type parsed struct {
+			c   *chunk
+			err error
+		}
+		chunks := make(chan parsed, 1)
+		stop := make(chan struct{})
+		defer close(stop)
+		go func() {
+			defer close(chunks)
+			for {
+				c, err := v.nextChunk(sp)
+				if errors.Is(err, io.EOF) {
+					return
+				}
+				select {
+				case chunks <- parsed{c, err}:
+				case <-stop:
+					return
+				}
+				if err != nil {
+					return
+				}
 			}
-			if err != nil {
-				return Result{}, err
+		}()
+		next = func() (*chunk, error) {
+			p, ok := <-chunks
+			if !ok {
+				return nil, io.EOF
 			}
-			if res, done, err := v.evaluateChunk(c); done || err != nil {
-				return res, err
-			}
+			return p.c, p.err
 		}
 	}
-	// A larger benchmark is read and parsed a chunk ahead of the
-	// evaluation, in a goroutine of its own: on a machine with a core to
-	// spare the two overlap.
-	type parsed struct {
-		c   *chunk
-		err error
-	}
-	chunks := make(chan parsed, 1)
-	stop := make(chan struct{})
-	defer close(stop)
-	go func() {
-		defer close(chunks)
-		for {
-			c, err := v.nextChunk(sp)
-			if errors.Is(err, io.EOF) {
-				return
-			}
-			select {
-			case chunks <- parsed{c, err}:
-			case <-stop:
-				return
-			}
-			if err != nil {
-				return
-			}
+	for {
+		c, err := next()
+		if errors.Is(err, io.EOF) {
+			return v.finish(), nil
 		}
-	}()
-	for p := range chunks {
-		if p.err != nil {
-			return Result{}, p.err
+		if err != nil {
+			return Result{}, err
 		}
-		if res, done, err := v.evaluateChunk(p.c); done || err != nil {
+		if res, done, err := v.evaluateChunk(c); done || err != nil {
 			return res, err
 		}
 	}
-	return v.finish(), nil
 }
 
 // evaluateChunk runs a chunk's commands; done says the verdict is reached.
