@@ -1,0 +1,302 @@
+package zstd
+
+import "encoding/binary"
+
+// seqEntry is one state of a sequence decoding table: the value it
+// decodes (base plus extra bits) and how the next state is read (next
+// plus nb bits).
+type seqEntry struct {
+	base  uint32
+	next  uint16
+	nb    uint8
+	extra uint8
+}
+
+// seqTable is the decoding table of literal lengths, match lengths or
+// offsets.
+type seqTable struct {
+	e   [1 << 9]seqEntry
+	log uint8
+}
+
+// The kinds of sequence symbols, in the order of their tables.
+const (
+	kindLL = iota
+	kindOF
+	kindML
+)
+
+// The limits of each kind: largest symbol and accuracy log
+// (RFC 8878 §3.1.1.3.2.1).
+var (
+	seqMaxSym = [3]int{35, 31, 52}
+	seqMaxLog = [3]uint{9, 8, 9}
+	seqName   = [3]string{"literal lengths", "offsets", "match lengths"}
+)
+
+// Literal length and match length codes: the value's base and extra bits
+// (RFC 8878 §3.1.1.3.2.1.1).
+var (
+	llBase = [36]uint32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+		16, 18, 20, 22, 24, 28, 32, 40, 48, 64, 128, 256, 512, 1024, 2048, 4096,
+		8192, 16384, 32768, 65536}
+	llBits = [36]uint8{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		1, 1, 1, 1, 2, 2, 3, 3, 4, 6, 7, 8, 9, 10, 11, 12,
+		13, 14, 15, 16}
+	mlBase = [53]uint32{3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18,
+		19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34,
+		35, 37, 39, 41, 43, 47, 51, 59, 67, 83, 99, 131, 259, 515, 1027, 2051,
+		4099, 8195, 16387, 32771, 65539}
+	mlBits = [53]uint8{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		1, 1, 1, 1, 2, 2, 3, 3, 4, 4, 5, 7, 8, 9, 10, 11,
+		12, 13, 14, 15, 16}
+)
+
+// The predefined distributions (RFC 8878 §3.1.1.3.2.2) and their
+// accuracy logs.
+var (
+	predefNorm = [3][]int16{
+		{4, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 2, 1, 1, 1, 1, 1, -1, -1, -1, -1},
+		{1, 1, 1, 1, 1, 1, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1},
+		{1, 4, 3, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, -1, -1},
+	}
+	predefLog = [3]uint{6, 5, 6}
+)
+
+// fill sets e's value from the symbol of kind k.
+func (e *seqEntry) fill(k int, sym uint8) {
+	switch k {
+	case kindLL:
+		e.base, e.extra = llBase[sym], llBits[sym]
+	case kindML:
+		e.base, e.extra = mlBase[sym], mlBits[sym]
+	default:
+		e.base, e.extra = 1<<sym, sym
+	}
+}
+
+// buildSeq builds the table of kind k from a distribution.
+func (z *Reader) buildSeq(t *seqTable, k int, norm []int16, log uint) error {
+	tmp := z.ftab[:1<<log]
+	if err := buildFSE(tmp, norm, log); err != nil {
+		return err
+	}
+	for i, f := range tmp {
+		e := &t.e[i]
+		e.fill(k, f.sym)
+		e.nb, e.next = f.nb, f.base
+	}
+	t.log = uint8(log)
+	return nil
+}
+
+// readSeqTable reads the table of kind k in the given mode and returns the
+// bytes it took.
+func (z *Reader) readSeqTable(k int, mode byte, in []byte) (int, error) {
+	switch mode {
+	case 0: // predefined
+		if z.predef[k] == nil {
+			t := new(seqTable)
+			if err := z.buildSeq(t, k, predefNorm[k], predefLog[k]); err != nil {
+				return 0, err
+			}
+			z.predef[k] = t
+		}
+		z.cur[k] = z.predef[k]
+		return 0, nil
+	case 1: // RLE
+		if len(in) < 1 {
+			return 0, errorf("truncated RLE %s", seqName[k])
+		}
+		if int(in[0]) > seqMaxSym[k] {
+			return 0, errorf("%s symbol %d above %d", seqName[k], in[0], seqMaxSym[k])
+		}
+		t := &z.own[k]
+		t.e[0] = seqEntry{}
+		t.e[0].fill(k, in[0])
+		t.log = 0
+		z.cur[k] = t
+		return 1, nil
+	case 2: // FSE-compressed
+		var norm [53]int16
+		nsym, log, n, err := readNCount(in, seqMaxSym[k], seqMaxLog[k], norm[:])
+		if err != nil {
+			return 0, err
+		}
+		t := &z.own[k]
+		if err := z.buildSeq(t, k, norm[:nsym], log); err != nil {
+			return 0, err
+		}
+		z.cur[k] = t
+		return n, nil
+	default: // repeat
+		if z.cur[k] == nil {
+			return 0, errorf("repeated %s table without a previous one", seqName[k])
+		}
+		return 0, nil
+	}
+}
+
+// readSequences decodes the sequences section of a block (RFC 8878
+// §3.1.1.3.2) and executes it: literals and matches appended to z.hist.
+func (z *Reader) readSequences(in []byte) error {
+	if len(in) < 1 {
+		return errorf("truncated sequences section")
+	}
+	nseq := int(in[0])
+	switch {
+	case nseq == 0:
+		if len(in) != 1 {
+			return errorf("data after an empty sequences section")
+		}
+		return z.appendLiterals(0)
+	case nseq < 128:
+		in = in[1:]
+	case nseq < 255:
+		if len(in) < 2 {
+			return errorf("truncated sequences section")
+		}
+		nseq = (nseq-128)<<8 | int(in[1])
+		in = in[2:]
+	default:
+		if len(in) < 3 {
+			return errorf("truncated sequences section")
+		}
+		nseq = int(in[1]) | int(in[2])<<8 + 0x7f00
+		in = in[3:]
+	}
+	if len(in) < 1 {
+		return errorf("truncated sequences section")
+	}
+	modes := in[0]
+	if modes&3 != 0 {
+		return errorf("reserved bits set in the sequences' compression modes")
+	}
+	in = in[1:]
+	for k, shift := range [3]uint{6, 4, 2} {
+		n, err := z.readSeqTable(k, modes>>shift&3, in)
+		if err != nil {
+			return err
+		}
+		in = in[n:]
+	}
+	return z.execSequences(nseq, in)
+}
+
+// appendLiterals appends the literals from lp on to the output.
+func (z *Reader) appendLiterals(lp int) error {
+	if len(z.hist)+z.nlits-lp > z.blockEnd {
+		return errorf("block decompresses to more than %d bytes", maxBlockSize)
+	}
+	z.hist = append(z.hist, z.lits[lp:z.nlits]...)
+	return nil
+}
+
+// execSequences decodes nseq sequences from the bit stream in and executes
+// them.
+func (z *Reader) execSequences(nseq int, in []byte) error {
+	var br revReader
+	if err := br.init(in); err != nil {
+		return err
+	}
+	llT, ofT, mlT := z.cur[kindLL], z.cur[kindOF], z.cur[kindML]
+	llS := br.get(llT.log)
+	ofS := br.get(ofT.log)
+	mlS := br.get(mlT.log)
+	buf := z.hist[:cap(z.hist)]
+	op := len(z.hist)
+	opEnd := z.blockEnd
+	lits := z.lits[:]
+	nlits := z.nlits
+	lp := 0
+	window := z.window
+	rep0, rep1, rep2 := z.rep[0], z.rep[1], z.rep[2]
+	for i := nseq - 1; i >= 0; i-- {
+		br.reload()
+		ofe := ofT.e[ofS&511]
+		mle := mlT.e[mlS&511]
+		lle := llT.e[llS&511]
+		ofv := ofe.base + br.get(ofe.extra)
+		if br.consumed > 32 {
+			br.reload()
+		}
+		ml := int(mle.base + br.get(mle.extra))
+		ll := int(lle.base + br.get(lle.extra))
+		var off int
+		if ofe.extra > 1 {
+			off = int(ofv) - 3
+			rep0, rep1, rep2 = off, rep0, rep1
+		} else {
+			idx := int(ofv) - 1
+			if ll == 0 {
+				idx++
+			}
+			switch idx {
+			case 0:
+				off = rep0
+			case 1:
+				off = rep1
+				rep0, rep1 = off, rep0
+			case 2:
+				off = rep2
+				rep0, rep1, rep2 = off, rep0, rep1
+			default:
+				off = rep0 - 1
+				if off == 0 {
+					return errorf("offset 0")
+				}
+				rep0, rep1, rep2 = off, rep0, rep1
+			}
+		}
+		if i > 0 {
+			br.reload()
+			llS = uint32(lle.next) + br.get(lle.nb)
+			mlS = uint32(mle.next) + br.get(mle.nb)
+			ofS = uint32(ofe.next) + br.get(ofe.nb)
+		}
+		// Execute: ll literals, then ml bytes from off back.
+		if ll > nlits-lp {
+			return errorf("sequence takes more literals than the block has")
+		}
+		if ll+ml > opEnd-op {
+			return errorf("block decompresses to more than %d bytes", maxBlockSize)
+		}
+		if ll <= 16 {
+			binary.LittleEndian.PutUint64(buf[op:], binary.LittleEndian.Uint64(lits[lp:]))
+			binary.LittleEndian.PutUint64(buf[op+8:], binary.LittleEndian.Uint64(lits[lp+8:]))
+		} else {
+			copy(buf[op:op+ll], lits[lp:lp+ll])
+		}
+		op += ll
+		lp += ll
+		if off > op || uint64(off) > window {
+			return errorf("match offset %d beyond the %d bytes of history", off, min(uint64(op), window))
+		}
+		src := op - off
+		switch {
+		case off >= ml && ml > 64:
+			copy(buf[op:op+ml], buf[src:src+ml])
+		case off >= 16:
+			for j := 0; j < ml; j += 16 {
+				binary.LittleEndian.PutUint64(buf[op+j:], binary.LittleEndian.Uint64(buf[src+j:]))
+				binary.LittleEndian.PutUint64(buf[op+j+8:], binary.LittleEndian.Uint64(buf[src+j+8:]))
+			}
+		case off >= 8:
+			for j := 0; j < ml; j += 8 {
+				binary.LittleEndian.PutUint64(buf[op+j:], binary.LittleEndian.Uint64(buf[src+j:]))
+			}
+		default:
+			for j := 0; j < ml; {
+				j += copy(buf[op+j:op+ml], buf[src:op+j])
+			}
+		}
+		op += ml
+	}
+	if !br.finished() {
+		return errorf("sequences bit stream does not end with the last sequence")
+	}
+	z.rep = [3]int{rep0, rep1, rep2}
+	z.hist = buf[:op]
+	return z.appendLiterals(lp)
+}
