@@ -81,6 +81,7 @@ type Reader struct {
 	predef [3]*seqTable
 	rep    [3]int
 	block  []byte
+	seqs   []sequence
 }
 
 // NewReader returns a Reader that decompresses r. It reads r through a

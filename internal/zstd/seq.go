@@ -194,7 +194,9 @@ func (z *Reader) appendLiterals(lp int) error {
 }
 
 // execSequences decodes nseq sequences from the bit stream in and executes
-// them.
+// them. The bit reader lives in local variables (see revReader) so that
+// they stay in registers; bits read past the start of the stream are
+// garbage, caught by the final check.
 func (z *Reader) execSequences(nseq int, in []byte) error {
 	var br revReader
 	if err := br.init(in); err != nil {
@@ -204,25 +206,59 @@ func (z *Reader) execSequences(nseq int, in []byte) error {
 	llS := br.get(llT.log)
 	ofS := br.get(ofT.log)
 	mlS := br.get(mlT.log)
-	buf := z.hist[:cap(z.hist)]
-	op := len(z.hist)
-	opEnd := z.blockEnd
-	lits := z.lits[:]
-	nlits := z.nlits
-	lp := 0
-	window := z.window
+	br.reload()
+	value, consumed, ptr, src := br.value, br.consumed, br.ptr, br.in
+	if cap(z.seqs) < nseq {
+		z.seqs = make([]sequence, nseq)
+	}
+	seqs := z.seqs[:nseq]
 	rep0, rep1, rep2 := z.rep[0], z.rep[1], z.rep[2]
-	for i := nseq - 1; i >= 0; i-- {
-		br.reload()
+	for i := range seqs {
+		// Reload: 57 bits or more are readable, unless the start is near.
+		if ptr >= 8 {
+			ptr -= int(consumed >> 3)
+			consumed &= 7
+			value = le64(src[ptr:])
+		} else if consumed >= 8 && ptr > 0 {
+			n := min(int(consumed>>3), ptr)
+			ptr -= n
+			consumed -= uint(n) * 8
+			value = le64(src[ptr:])
+		}
 		ofe := ofT.e[ofS&511]
 		mle := mlT.e[mlS&511]
 		lle := llT.e[llS&511]
-		ofv := ofe.base + br.get(ofe.extra)
-		if br.consumed > 32 {
-			br.reload()
+		var ofv uint32
+		var ml, ll int
+		if ofe.extra+mle.extra+lle.extra <= 31 {
+			// With the 26 bits of the next states, all within 57.
+			ofv = ofe.base + uint32(value<<(consumed&63)>>1>>((63-ofe.extra)&63))
+			consumed += uint(ofe.extra)
+			ml = int(mle.base + uint32(value<<(consumed&63)>>1>>((63-mle.extra)&63)))
+			consumed += uint(mle.extra)
+			ll = int(lle.base + uint32(value<<(consumed&63)>>1>>((63-lle.extra)&63)))
+			consumed += uint(lle.extra)
+		} else {
+			// At most 31 bits of offset, then 16 and 16 of the lengths.
+			ofv = ofe.base + uint32(value<<(consumed&63)>>1>>((63-ofe.extra)&63))
+			consumed += uint(ofe.extra)
+			if consumed >= 8 && ptr > 0 {
+				n := min(int(consumed>>3), ptr)
+				ptr -= n
+				consumed -= uint(n) * 8
+				value = le64(src[ptr:])
+			}
+			ml = int(mle.base + uint32(value<<(consumed&63)>>1>>((63-mle.extra)&63)))
+			consumed += uint(mle.extra)
+			ll = int(lle.base + uint32(value<<(consumed&63)>>1>>((63-lle.extra)&63)))
+			consumed += uint(lle.extra)
+			if consumed >= 8 && ptr > 0 {
+				n := min(int(consumed>>3), ptr)
+				ptr -= n
+				consumed -= uint(n) * 8
+				value = le64(src[ptr:])
+			}
 		}
-		ml := int(mle.base + br.get(mle.extra))
-		ll := int(lle.base + br.get(lle.extra))
 		var off int
 		if ofe.extra > 1 {
 			off = int(ofv) - 3
@@ -249,12 +285,36 @@ func (z *Reader) execSequences(nseq int, in []byte) error {
 				rep0, rep1, rep2 = off, rep0, rep1
 			}
 		}
-		if i > 0 {
-			br.reload()
-			llS = uint32(lle.next) + br.get(lle.nb)
-			mlS = uint32(mle.next) + br.get(mle.nb)
-			ofS = uint32(ofe.next) + br.get(ofe.nb)
+		seqs[i] = sequence{uint32(ll), uint32(ml), uint32(off)}
+		if i+1 < len(seqs) {
+			// At most 9+9+8 bits of next states.
+			llS = uint32(lle.next) + uint32(value<<(consumed&63)>>1>>((63-lle.nb)&63))
+			consumed += uint(lle.nb)
+			mlS = uint32(mle.next) + uint32(value<<(consumed&63)>>1>>((63-mle.nb)&63))
+			consumed += uint(mle.nb)
+			ofS = uint32(ofe.next) + uint32(value<<(consumed&63)>>1>>((63-ofe.nb)&63))
+			consumed += uint(ofe.nb)
 		}
+	}
+	br.value, br.consumed, br.ptr = value, consumed, ptr
+	if !br.finished() {
+		return errorf("sequences bit stream does not end with the last sequence")
+	}
+	z.rep = [3]int{rep0, rep1, rep2}
+	return z.execute(seqs)
+}
+
+// execute appends the literals and matches of seqs to the output.
+func (z *Reader) execute(seqs []sequence) error {
+	buf := z.hist[:cap(z.hist)]
+	op := len(z.hist)
+	opEnd := z.blockEnd
+	lits := z.lits[:]
+	nlits := z.nlits
+	lp := 0
+	window := z.window
+	for _, s := range seqs {
+		ll, ml, off := int(s.ll), int(s.ml), int(s.off)
 		// Execute: ll literals, then ml bytes from off back.
 		if ll > nlits-lp {
 			return errorf("sequence takes more literals than the block has")
@@ -263,8 +323,9 @@ func (z *Reader) execSequences(nseq int, in []byte) error {
 			return errorf("block decompresses to more than %d bytes", maxBlockSize)
 		}
 		if ll <= 16 {
-			binary.LittleEndian.PutUint64(buf[op:], binary.LittleEndian.Uint64(lits[lp:]))
-			binary.LittleEndian.PutUint64(buf[op+8:], binary.LittleEndian.Uint64(lits[lp+8:]))
+			d, s := buf[op:op+16:op+16], lits[lp:lp+16:lp+16]
+			binary.LittleEndian.PutUint64(d[:8], binary.LittleEndian.Uint64(s[:8]))
+			binary.LittleEndian.PutUint64(d[8:], binary.LittleEndian.Uint64(s[8:]))
 		} else {
 			copy(buf[op:op+ll], lits[lp:lp+ll])
 		}
@@ -273,30 +334,32 @@ func (z *Reader) execSequences(nseq int, in []byte) error {
 		if off > op || uint64(off) > window {
 			return errorf("match offset %d beyond the %d bytes of history", off, min(uint64(op), window))
 		}
-		src := op - off
+		from := op - off
 		switch {
 		case off >= ml && ml > 64:
-			copy(buf[op:op+ml], buf[src:src+ml])
+			copy(buf[op:op+ml], buf[from:from+ml])
 		case off >= 16:
 			for j := 0; j < ml; j += 16 {
-				binary.LittleEndian.PutUint64(buf[op+j:], binary.LittleEndian.Uint64(buf[src+j:]))
-				binary.LittleEndian.PutUint64(buf[op+j+8:], binary.LittleEndian.Uint64(buf[src+j+8:]))
+				d, s := buf[op+j:op+j+16:op+j+16], buf[from+j:from+j+16:from+j+16]
+				binary.LittleEndian.PutUint64(d[:8], binary.LittleEndian.Uint64(s[:8]))
+				binary.LittleEndian.PutUint64(d[8:], binary.LittleEndian.Uint64(s[8:]))
 			}
 		case off >= 8:
 			for j := 0; j < ml; j += 8 {
-				binary.LittleEndian.PutUint64(buf[op+j:], binary.LittleEndian.Uint64(buf[src+j:]))
+				binary.LittleEndian.PutUint64(buf[op+j:op+j+8], binary.LittleEndian.Uint64(buf[from+j:from+j+8]))
 			}
 		default:
 			for j := 0; j < ml; {
-				j += copy(buf[op+j:op+ml], buf[src:op+j])
+				j += copy(buf[op+j:op+ml], buf[from:op+j])
 			}
 		}
 		op += ml
 	}
-	if !br.finished() {
-		return errorf("sequences bit stream does not end with the last sequence")
-	}
-	z.rep = [3]int{rep0, rep1, rep2}
 	z.hist = buf[:op]
 	return z.appendLiterals(lp)
+}
+
+// sequence is a decoded sequence: literals to copy, then a match.
+type sequence struct {
+	ll, ml, off uint32
 }
