@@ -79,7 +79,7 @@ type Reader struct {
 	own    [3]seqTable
 	cur    [3]*seqTable
 	predef [3]*seqTable
-	rep    [3]int
+	rep    [3]uint32
 	block  []byte
 	seqs   []sequence
 }
@@ -284,7 +284,7 @@ func (z *Reader) frameHeader() error {
 	z.rd = 0
 	z.huff.valid = false
 	z.cur = [3]*seqTable{}
-	z.rep = [3]int{1, 4, 8}
+	z.rep = [3]uint32{1, 4, 8}
 	return nil
 }
 

@@ -10,6 +10,9 @@ type seqEntry struct {
 	next  uint16
 	nb    uint8
 	extra uint8
+	// 63-nb and 63-extra: how far the bits, moved to the top, are
+	// shifted down after a shift by 1.
+	nbShift, extraShift uint8
 }
 
 // seqTable is the decoding table of literal lengths, match lengths or
@@ -74,6 +77,7 @@ func (e *seqEntry) fill(k int, sym uint8) {
 	default:
 		e.base, e.extra = 1<<sym, sym
 	}
+	e.extraShift = 63 - e.extra
 }
 
 // buildSeq builds the table of kind k from a distribution.
@@ -86,6 +90,7 @@ func (z *Reader) buildSeq(t *seqTable, k int, norm []int16, log uint) error {
 		e := &t.e[i]
 		e.fill(k, f.sym)
 		e.nb, e.next = f.nb, f.base
+		e.nbShift = 63 - f.nb
 	}
 	t.log = uint8(log)
 	return nil
@@ -113,7 +118,7 @@ func (z *Reader) readSeqTable(k int, mode byte, in []byte) (int, error) {
 			return 0, errorf("%s symbol %d above %d", seqName[k], in[0], seqMaxSym[k])
 		}
 		t := &z.own[k]
-		t.e[0] = seqEntry{}
+		t.e[0] = seqEntry{nbShift: 63}
 		t.e[0].fill(k, in[0])
 		t.log = 0
 		z.cur[k] = t
@@ -212,7 +217,6 @@ func (z *Reader) execSequences(nseq int, in []byte) error {
 		z.seqs = make([]sequence, nseq)
 	}
 	seqs := z.seqs[:nseq]
-	rep0, rep1, rep2 := z.rep[0], z.rep[1], z.rep[2]
 	for i := range seqs {
 		// Reload: 57 bits or more are readable, unless the start is near.
 		if ptr >= 8 {
@@ -225,19 +229,20 @@ func (z *Reader) execSequences(nseq int, in []byte) error {
 			consumed -= uint(n) * 8
 			value = le64(src[ptr:])
 		}
-		ofe := ofT.e[ofS&511]
-		mle := mlT.e[mlS&511]
-		lle := llT.e[llS&511]
+		ofe := &ofT.e[ofS&511]
+		mle := &mlT.e[mlS&511]
+		lle := &llT.e[llS&511]
 		var ofv uint32
 		var ml, ll int
 		if ofe.extra+mle.extra+lle.extra <= 31 {
 			// With the 26 bits of the next states, all within 57.
-			ofv = ofe.base + uint32(value<<(consumed&63)>>1>>((63-ofe.extra)&63))
-			consumed += uint(ofe.extra)
-			ml = int(mle.base + uint32(value<<(consumed&63)>>1>>((63-mle.extra)&63)))
-			consumed += uint(mle.extra)
-			ll = int(lle.base + uint32(value<<(consumed&63)>>1>>((63-lle.extra)&63)))
-			consumed += uint(lle.extra)
+			t := value << (consumed & 63)
+			ofv = ofe.base + uint32(t>>1>>(ofe.extraShift&63))
+			t <<= ofe.extra & 63
+			ml = int(mle.base + uint32(t>>1>>(mle.extraShift&63)))
+			t <<= mle.extra & 63
+			ll = int(lle.base + uint32(t>>1>>(lle.extraShift&63)))
+			consumed += uint(ofe.extra) + uint(mle.extra) + uint(lle.extra)
 		} else {
 			// At most 31 bits of offset, then 16 and 16 of the lengths.
 			ofv = ofe.base + uint32(value<<(consumed&63)>>1>>((63-ofe.extra)&63))
@@ -259,49 +264,60 @@ func (z *Reader) execSequences(nseq int, in []byte) error {
 				value = le64(src[ptr:])
 			}
 		}
-		var off int
-		if ofe.extra > 1 {
-			off = int(ofv) - 3
-			rep0, rep1, rep2 = off, rep0, rep1
-		} else {
-			idx := int(ofv) - 1
-			if ll == 0 {
-				idx++
-			}
-			switch idx {
-			case 0:
-				off = rep0
-			case 1:
-				off = rep1
-				rep0, rep1 = off, rep0
-			case 2:
-				off = rep2
-				rep0, rep1, rep2 = off, rep0, rep1
-			default:
-				off = rep0 - 1
-				if off == 0 {
-					return errorf("offset 0")
-				}
-				rep0, rep1, rep2 = off, rep0, rep1
-			}
-		}
-		seqs[i] = sequence{uint32(ll), uint32(ml), uint32(off)}
+		seqs[i] = sequence{uint32(ll), uint32(ml), ofv}
 		if i+1 < len(seqs) {
 			// At most 9+9+8 bits of next states.
-			llS = uint32(lle.next) + uint32(value<<(consumed&63)>>1>>((63-lle.nb)&63))
-			consumed += uint(lle.nb)
-			mlS = uint32(mle.next) + uint32(value<<(consumed&63)>>1>>((63-mle.nb)&63))
-			consumed += uint(mle.nb)
-			ofS = uint32(ofe.next) + uint32(value<<(consumed&63)>>1>>((63-ofe.nb)&63))
-			consumed += uint(ofe.nb)
+			t := value << (consumed & 63)
+			llS = uint32(lle.next) + uint32(t>>1>>(lle.nbShift&63))
+			t <<= lle.nb & 63
+			mlS = uint32(mle.next) + uint32(t>>1>>(mle.nbShift&63))
+			t <<= mle.nb & 63
+			ofS = uint32(ofe.next) + uint32(t>>1>>(ofe.nbShift&63))
+			consumed += uint(lle.nb) + uint(mle.nb) + uint(ofe.nb)
 		}
 	}
 	br.value, br.consumed, br.ptr = value, consumed, ptr
 	if !br.finished() {
 		return errorf("sequences bit stream does not end with the last sequence")
 	}
-	z.rep = [3]int{rep0, rep1, rep2}
+	if err := z.offsets(seqs); err != nil {
+		return err
+	}
 	return z.execute(seqs)
+}
+
+// offsets turns the offset values of seqs into offsets: values above 3
+// are new offsets, the others pick one of the repeated offsets (RFC 8878
+// §3.1.1.5), which each sequence updates.
+func (z *Reader) offsets(seqs []sequence) error {
+	rep0, rep1, rep2 := z.rep[0], z.rep[1], z.rep[2]
+	for i := range seqs {
+		s := &seqs[i]
+		if s.off > 3 {
+			rep0, rep1, rep2 = s.off-3, rep0, rep1
+			s.off = rep0
+			continue
+		}
+		idx := s.off - 1
+		if s.ll == 0 {
+			idx++
+		}
+		switch idx {
+		case 0:
+		case 1:
+			rep0, rep1 = rep1, rep0
+		case 2:
+			rep0, rep1, rep2 = rep2, rep0, rep1
+		default:
+			if rep0 == 1 {
+				return errorf("offset 0")
+			}
+			rep0, rep1, rep2 = rep0-1, rep0, rep1
+		}
+		s.off = rep0
+	}
+	z.rep = [3]uint32{rep0, rep1, rep2}
+	return nil
 }
 
 // execute appends the literals and matches of seqs to the output.
