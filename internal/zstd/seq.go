@@ -288,74 +288,89 @@ func (z *Reader) execSequences(nseq int, in []byte) error {
 
 // offsets turns the offset values of seqs into offsets: values above 3
 // are new offsets, the others pick one of the repeated offsets (RFC 8878
-// §3.1.1.5), which each sequence updates.
+// §3.1.1.5), which each sequence updates. It also checks the sequences
+// against the literals, the block size and the history, so that execute
+// need not.
 func (z *Reader) offsets(seqs []sequence) error {
 	rep0, rep1, rep2 := z.rep[0], z.rep[1], z.rep[2]
+	pos := uint64(len(z.hist)) // where the sequence's match starts
+	nlits := uint64(0)
+	window := z.window
 	for i := range seqs {
 		s := &seqs[i]
+		nlits += uint64(s.ll)
+		pos += uint64(s.ll)
 		if s.off > 3 {
 			rep0, rep1, rep2 = s.off-3, rep0, rep1
-			s.off = rep0
-			continue
-		}
-		idx := s.off - 1
-		if s.ll == 0 {
-			idx++
-		}
-		switch idx {
-		case 0:
-		case 1:
-			rep0, rep1 = rep1, rep0
-		case 2:
-			rep0, rep1, rep2 = rep2, rep0, rep1
-		default:
-			if rep0 == 1 {
-				return errorf("offset 0")
+		} else {
+			idx := s.off - 1
+			if s.ll == 0 {
+				idx++
 			}
-			rep0, rep1, rep2 = rep0-1, rep0, rep1
+			switch idx {
+			case 0:
+			case 1:
+				rep0, rep1 = rep1, rep0
+			case 2:
+				rep0, rep1, rep2 = rep2, rep0, rep1
+			default:
+				if rep0 == 1 {
+					return errorf("offset 0")
+				}
+				rep0, rep1, rep2 = rep0-1, rep0, rep1
+			}
 		}
 		s.off = rep0
+		if uint64(rep0) > pos || uint64(rep0) > window {
+			return errorf("match offset %d beyond the %d bytes of history", rep0, min(pos, window))
+		}
+		pos += uint64(s.ml)
+	}
+	if nlits > uint64(z.nlits) {
+		return errorf("sequences take %d literals, the block has %d", nlits, z.nlits)
+	}
+	if pos+uint64(z.nlits)-nlits > uint64(z.blockEnd) {
+		return errorf("block decompresses to more than %d bytes", maxBlockSize)
 	}
 	z.rep = [3]uint32{rep0, rep1, rep2}
 	return nil
 }
 
-// execute appends the literals and matches of seqs to the output.
+// execute appends the literals and matches of seqs to the output; offsets
+// has checked them.
 func (z *Reader) execute(seqs []sequence) error {
 	buf := z.hist[:cap(z.hist)]
 	op := len(z.hist)
-	opEnd := z.blockEnd
 	lits := z.lits[:]
-	nlits := z.nlits
 	lp := 0
-	window := z.window
 	for _, s := range seqs {
 		ll, ml, off := int(s.ll), int(s.ml), int(s.off)
-		// Execute: ll literals, then ml bytes from off back.
-		if ll > nlits-lp {
-			return errorf("sequence takes more literals than the block has")
-		}
-		if ll+ml > opEnd-op {
-			return errorf("block decompresses to more than %d bytes", maxBlockSize)
-		}
-		if ll <= 16 {
+		// Copies move 8 or 16 bytes at a time and may write past their
+		// end, into room the output and literals keep for that; the first
+		// 16 bytes are copied whatever the length, which spares a
+		// mispredicted branch on most sequences. No call to memmove, so
+		// that the loop keeps its variables in registers.
+		{
 			d, s := buf[op:op+16:op+16], lits[lp:lp+16:lp+16]
 			binary.LittleEndian.PutUint64(d[:8], binary.LittleEndian.Uint64(s[:8]))
 			binary.LittleEndian.PutUint64(d[8:], binary.LittleEndian.Uint64(s[8:]))
-		} else {
-			copy(buf[op:op+ll], lits[lp:lp+ll])
+		}
+		for j := 16; j < ll; j += 16 {
+			d, s := buf[op+j:op+j+16:op+j+16], lits[lp+j:lp+j+16:lp+j+16]
+			binary.LittleEndian.PutUint64(d[:8], binary.LittleEndian.Uint64(s[:8]))
+			binary.LittleEndian.PutUint64(d[8:], binary.LittleEndian.Uint64(s[8:]))
 		}
 		op += ll
 		lp += ll
-		if off > op || uint64(off) > window {
-			return errorf("match offset %d beyond the %d bytes of history", off, min(uint64(op), window))
-		}
 		from := op - off
 		switch {
-		case off >= ml && ml > 64:
-			copy(buf[op:op+ml], buf[from:from+ml])
 		case off >= 16:
-			for j := 0; j < ml; j += 16 {
+			{
+				d, s := buf[op:op+16:op+16], buf[from:from+16:from+16]
+				binary.LittleEndian.PutUint64(d[:8], binary.LittleEndian.Uint64(s[:8]))
+				binary.LittleEndian.PutUint64(d[8:], binary.LittleEndian.Uint64(s[8:]))
+			}
+			for j := 16; j < ml; j += 16 {
 				d, s := buf[op+j:op+j+16:op+j+16], buf[from+j:from+j+16:from+j+16]
 				binary.LittleEndian.PutUint64(d[:8], binary.LittleEndian.Uint64(s[:8]))
 				binary.LittleEndian.PutUint64(d[8:], binary.LittleEndian.Uint64(s[8:]))
@@ -365,8 +380,16 @@ func (z *Reader) execute(seqs []sequence) error {
 				binary.LittleEndian.PutUint64(buf[op+j:op+j+8], binary.LittleEndian.Uint64(buf[from+j:from+j+8]))
 			}
 		default:
-			for j := 0; j < ml; {
-				j += copy(buf[op+j:op+ml], buf[from:op+j])
+			// A period below 8: bytes one by one up to a multiple of the
+			// period of at least 8, then 8 bytes at a time from that far
+			// back.
+			far := off * ((8 + off - 1) / off)
+			j := 0
+			for ; j < ml && j < far; j++ {
+				buf[op+j] = buf[from+j]
+			}
+			for ; j < ml; j += 8 {
+				binary.LittleEndian.PutUint64(buf[op+j:op+j+8], binary.LittleEndian.Uint64(buf[op+j-far:op+j-far+8]))
 			}
 		}
 		op += ml
