@@ -76,8 +76,8 @@ type Reader struct {
 	huff   huffTable
 	wtab   [64]fseEntry
 	ftab   [512]fseEntry
-	own    [3]seqTable
-	cur    [3]*seqTable
+	own    [3]seqTable // the tables in use, in the order of kindLL, kindOF, kindML
+	have   [3]bool     // whether own[k] holds a table to repeat
 	predef [3]*seqTable
 	rep    [3]uint32
 	block  []byte
@@ -283,7 +283,7 @@ func (z *Reader) frameHeader() error {
 	z.hist = z.hist[:0]
 	z.rd = 0
 	z.huff.valid = false
-	z.cur = [3]*seqTable{}
+	z.have = [3]bool{}
 	z.rep = [3]uint32{1, 4, 8}
 	return nil
 }

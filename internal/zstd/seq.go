@@ -108,7 +108,8 @@ func (z *Reader) readSeqTable(k int, mode byte, in []byte) (int, error) {
 			}
 			z.predef[k] = t
 		}
-		z.cur[k] = z.predef[k]
+		z.own[k] = *z.predef[k]
+		z.have[k] = true
 		return 0, nil
 	case 1: // RLE
 		if len(in) < 1 {
@@ -121,7 +122,7 @@ func (z *Reader) readSeqTable(k int, mode byte, in []byte) (int, error) {
 		t.e[0] = seqEntry{nbShift: 63}
 		t.e[0].fill(k, in[0])
 		t.log = 0
-		z.cur[k] = t
+		z.have[k] = true
 		return 1, nil
 	case 2: // FSE-compressed
 		var norm [53]int16
@@ -133,10 +134,10 @@ func (z *Reader) readSeqTable(k int, mode byte, in []byte) (int, error) {
 		if err := z.buildSeq(t, k, norm[:nsym], log); err != nil {
 			return 0, err
 		}
-		z.cur[k] = t
+		z.have[k] = true
 		return n, nil
 	default: // repeat
-		if z.cur[k] == nil {
+		if !z.have[k] {
 			return 0, errorf("repeated %s table without a previous one", seqName[k])
 		}
 		return 0, nil
@@ -207,7 +208,7 @@ func (z *Reader) execSequences(nseq int, in []byte) error {
 	if err := br.init(in); err != nil {
 		return err
 	}
-	llT, ofT, mlT := z.cur[kindLL], z.cur[kindOF], z.cur[kindML]
+	llT, ofT, mlT := &z.own[kindLL], &z.own[kindOF], &z.own[kindML]
 	llS := br.get(llT.log)
 	ofS := br.get(ofT.log)
 	mlS := br.get(mlT.log)
@@ -222,47 +223,31 @@ func (z *Reader) execSequences(nseq int, in []byte) error {
 		if ptr >= 8 {
 			ptr -= int(consumed >> 3)
 			consumed &= 7
-			value = le64(src[ptr:])
-		} else if consumed >= 8 && ptr > 0 {
-			n := min(int(consumed>>3), ptr)
-			ptr -= n
-			consumed -= uint(n) * 8
-			value = le64(src[ptr:])
+			value = binary.LittleEndian.Uint64(src[ptr : ptr+8])
+		} else {
+			ptr, consumed, value = refill(src, ptr, consumed, value)
 		}
 		ofe := &ofT.e[ofS&511]
 		mle := &mlT.e[mlS&511]
 		lle := &llT.e[llS&511]
-		var ofv uint32
-		var ml, ll int
-		if ofe.extra+mle.extra+lle.extra <= 31 {
-			// With the 26 bits of the next states, all within 57.
-			t := value << (consumed & 63)
-			ofv = ofe.base + uint32(t>>1>>(ofe.extraShift&63))
-			t <<= ofe.extra & 63
-			ml = int(mle.base + uint32(t>>1>>(mle.extraShift&63)))
-			t <<= mle.extra & 63
-			ll = int(lle.base + uint32(t>>1>>(lle.extraShift&63)))
-			consumed += uint(ofe.extra) + uint(mle.extra) + uint(lle.extra)
+		// Up to 31 bits of offset, then 16 and 16 of the lengths, then
+		// 9+9+8 of the next states: 57 bits do unless the lengths take
+		// more than 31 bits, which is rare.
+		t := value << (consumed & 63)
+		ofv := ofe.base + uint32(t>>1>>(ofe.extraShift&63))
+		consumed += uint(ofe.extra)
+		if ofe.extra+mle.extra+lle.extra > 31 {
+			ptr, consumed, value = refill(src, ptr, consumed, value)
+			t = value << (consumed & 63)
 		} else {
-			// At most 31 bits of offset, then 16 and 16 of the lengths.
-			ofv = ofe.base + uint32(value<<(consumed&63)>>1>>((63-ofe.extra)&63))
-			consumed += uint(ofe.extra)
-			if consumed >= 8 && ptr > 0 {
-				n := min(int(consumed>>3), ptr)
-				ptr -= n
-				consumed -= uint(n) * 8
-				value = le64(src[ptr:])
-			}
-			ml = int(mle.base + uint32(value<<(consumed&63)>>1>>((63-mle.extra)&63)))
-			consumed += uint(mle.extra)
-			ll = int(lle.base + uint32(value<<(consumed&63)>>1>>((63-lle.extra)&63)))
-			consumed += uint(lle.extra)
-			if consumed >= 8 && ptr > 0 {
-				n := min(int(consumed>>3), ptr)
-				ptr -= n
-				consumed -= uint(n) * 8
-				value = le64(src[ptr:])
-			}
+			t <<= ofe.extra & 63
+		}
+		ml := int(mle.base + uint32(t>>1>>(mle.extraShift&63)))
+		t <<= mle.extra & 63
+		ll := int(lle.base + uint32(t>>1>>(lle.extraShift&63)))
+		consumed += uint(mle.extra) + uint(lle.extra)
+		if consumed > 64-26 {
+			ptr, consumed, value = refill(src, ptr, consumed, value)
 		}
 		seqs[i] = sequence{uint32(ll), uint32(ml), ofv}
 		if i+1 < len(seqs) {
@@ -284,6 +269,17 @@ func (z *Reader) execSequences(nseq int, in []byte) error {
 		return err
 	}
 	return z.execute(seqs)
+}
+
+// refill moves a backward bit reader's window down the stream as far as
+// it can: see revReader.reload.
+func refill(src []byte, ptr int, consumed uint, value uint64) (int, uint, uint64) {
+	if consumed < 8 || ptr == 0 {
+		return ptr, consumed, value
+	}
+	n := min(int(consumed>>3), ptr)
+	ptr -= n
+	return ptr, consumed - uint(n)*8, binary.LittleEndian.Uint64(src[ptr : ptr+8])
 }
 
 // offsets turns the offset values of seqs into offsets: values above 3
