@@ -18,10 +18,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/klauspost/compress/zstd"
 	"github.com/smtarena/smtarena/internal/benchmark"
 	"github.com/smtarena/smtarena/internal/smtlib"
 	"github.com/smtarena/smtarena/internal/store"
+	"github.com/smtarena/smtarena/internal/zstd"
 	"github.com/ulikunitz/xz"
 )
 
@@ -257,10 +257,7 @@ func produceArchive(ctx context.Context, path string, known map[string]store.Fil
 	var r io.Reader = f
 	switch {
 	case strings.HasSuffix(path, ".tar.zst") || strings.HasSuffix(path, ".tzst"):
-		zr, err := zstd.NewReader(f)
-		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
+		zr := zstd.NewReader(f)
 		defer zr.Close()
 		r = zr
 	case strings.HasSuffix(path, ".tar.xz") || strings.HasSuffix(path, ".txz"):

@@ -7,6 +7,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -137,6 +138,44 @@ func TestIndexArchives(t *testing.T) {
 				t.Errorf("%d benchmarks, first %q", len(bs), bs[0].Path)
 			}
 		})
+	}
+}
+
+// TestIndexZstdCLI reads a .tzst made by the zstd command (a long window,
+// as SMT-LIB releases may use) through internal/zstd, and names the
+// archive and the compressed offset when it is cut short.
+func TestIndexZstdCLI(t *testing.T) {
+	if _, err := exec.LookPath("zstd"); err != nil {
+		testenv.Skipf(t, "needs the zstd command (Debian package zstd): %v", err)
+	}
+	dir := testenv.Shared(t, "benchmarks")
+	files := testenv.Files(t, filepath.Join(dir, "non-incremental", "QF_IDL"), ".smt2")
+	var raw bytes.Buffer
+	tw := tar.NewWriter(&raw)
+	for _, f := range files {
+		src, _ := os.ReadFile(f)
+		rel, _ := filepath.Rel(dir, f)
+		_ = tw.WriteHeader(&tar.Header{Name: rel, Mode: 0o644, Size: int64(len(src)), Typeflag: tar.TypeReg})
+		_, _ = tw.Write(src)
+	}
+	tw.Close()
+	cmd := exec.Command("zstd", "-q", "-c", "-19", "--long=27")
+	cmd.Stdin = &raw
+	comp, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "QF_IDL.tzst")
+	_ = os.WriteFile(p, comp, 0o644)
+	stats, err := Index(context.Background(), openStore(t), []string{p}, IndexOptions{})
+	if err != nil || stats.Files != len(files) {
+		t.Fatalf("%+v %v", stats, err)
+	}
+	cut := filepath.Join(t.TempDir(), "cut.tar.zst")
+	_ = os.WriteFile(cut, comp[:len(comp)/2], 0o644)
+	_, err = Index(context.Background(), openStore(t), []string{cut}, IndexOptions{})
+	if err == nil || !strings.Contains(err.Error(), "cut.tar.zst") || !strings.Contains(err.Error(), "zstd: at compressed byte") {
+		t.Fatalf("cut archive: %v", err)
 	}
 }
 
