@@ -296,26 +296,40 @@ func (z *Reader) offsets(seqs []sequence) error {
 		s := &seqs[i]
 		nlits += uint64(s.ll)
 		pos += uint64(s.ll)
-		if s.off > 3 {
-			rep0, rep1, rep2 = s.off-3, rep0, rep1
-		} else {
-			idx := s.off - 1
-			if s.ll == 0 {
-				idx++
-			}
-			switch idx {
-			case 0:
-			case 1:
-				rep0, rep1 = rep1, rep0
-			case 2:
-				rep0, rep1, rep2 = rep2, rep0, rep1
-			default:
-				if rep0 == 1 {
-					return errorf("offset 0")
-				}
-				rep0, rep1, rep2 = rep0-1, rep0, rep1
-			}
+		// Without branches, which repeated offsets make unpredictable:
+		// idx 0 to 2 pick a repeated offset, 3 the first one less 1,
+		// and a value above 3 is a new offset, placed like idx 3's.
+		v := s.off
+		idx := v - 1
+		if s.ll == 0 {
+			idx++
 		}
+		off := rep0
+		if idx == 1 {
+			off = rep1
+		}
+		if idx == 2 {
+			off = rep2
+		}
+		if idx == 3 {
+			off = rep0 - 1
+		}
+		if v > 3 {
+			off = v - 3
+			idx = 3
+		}
+		r1 := rep0
+		if idx == 0 {
+			r1 = rep1
+		}
+		r2 := rep1
+		if idx <= 1 {
+			r2 = rep2
+		}
+		if off == 0 {
+			return errorf("offset 0")
+		}
+		rep0, rep1, rep2 = off, r1, r2
 		s.off = rep0
 		if uint64(rep0) > pos || uint64(rep0) > window {
 			return errorf("match offset %d beyond the %d bytes of history", rep0, min(pos, window))
