@@ -1,6 +1,9 @@
 package zstd
 
-import "math/bits"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // maxHuffBits is the longest Huffman code (RFC 8878 §4.2.1).
 const maxHuffBits = 11
@@ -156,38 +159,105 @@ func (z *Reader) decodeHuff(dst []byte, in []byte) error {
 	if err := br.init(in); err != nil {
 		return err
 	}
-	t := &z.huff.e
-	shift := 64 - uint(z.huff.maxBits)
-	value, consumed, ptr := br.value, br.consumed, br.ptr
-	i := 0
-	for ; i+4 <= len(dst); i += 4 {
-		if consumed >= 8 && ptr > 0 {
-			n := int(consumed >> 3)
-			if n > ptr {
-				n = ptr
-			}
-			ptr -= n
-			consumed -= uint(n) * 8
-			value = le64(in[ptr:])
+	n := z.huffPair(dst, dst[:0], &br, &br)
+	return z.huffEnd(dst[n:], &br)
+}
+
+// decodeHuff4 decodes the 4 streams of in into the 4 parts of dst, two at
+// a time: interleaved, the table look-ups of two streams overlap.
+func (z *Reader) decodeHuff4(dst [4][]byte, in [4][]byte) error {
+	var br [4]revReader
+	for k := range br {
+		if err := br[k].init(in[k]); err != nil {
+			return err
 		}
-		d := dst[i : i+4 : i+4]
-		e := t[(value<<consumed)>>shift&(1<<maxHuffBits-1)]
-		consumed += uint(e & 15)
-		d[0] = byte(e >> 8)
-		e = t[(value<<consumed)>>shift&(1<<maxHuffBits-1)]
-		consumed += uint(e & 15)
-		d[1] = byte(e >> 8)
-		e = t[(value<<consumed)>>shift&(1<<maxHuffBits-1)]
-		consumed += uint(e & 15)
-		d[2] = byte(e >> 8)
-		e = t[(value<<consumed)>>shift&(1<<maxHuffBits-1)]
-		consumed += uint(e & 15)
-		d[3] = byte(e >> 8)
 	}
-	br.value, br.consumed, br.ptr = value, consumed, ptr
-	for ; i < len(dst); i++ {
+	for k := 0; k < 4; k += 2 {
+		n := z.huffPair(dst[k], dst[k+1], &br[k], &br[k+1])
+		if err := z.huffEnd(dst[k][n:], &br[k]); err != nil {
+			return err
+		}
+		if err := z.huffEnd(dst[k+1][min(n, len(dst[k+1])):], &br[k+1]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// huffPair decodes symbols from two streams at once, 4 from each per
+// round, while both have room; d1 may be empty (one stream). It returns
+// how many symbols of each it decoded. Bits read past the start of a
+// stream are garbage, caught by huffEnd.
+func (z *Reader) huffPair(d0, d1 []byte, b0, b1 *revReader) int {
+	t := &z.huff.e
+	shift := (64 - uint(z.huff.maxBits)) & 63
+	v0, c0, p0, in0 := b0.value, b0.consumed, b0.ptr, b0.in
+	v1, c1, p1, in1 := b1.value, b1.consumed, b1.ptr, b1.in
+	n := len(d0)
+	if len(d1) > 0 {
+		n = min(n, len(d1))
+	}
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		if p0 >= 8 {
+			p0 -= int(c0 >> 3)
+			c0 &= 7
+			v0 = binary.LittleEndian.Uint64(in0[p0 : p0+8])
+		} else {
+			p0, c0, v0 = refill(in0, p0, c0, v0)
+		}
+		a := d0[i : i+4 : i+4]
+		e := t[v0<<(c0&63)>>shift&(1<<maxHuffBits-1)]
+		c0 += uint(e & 15)
+		a[0] = byte(e >> 8)
+		e = t[v0<<(c0&63)>>shift&(1<<maxHuffBits-1)]
+		c0 += uint(e & 15)
+		a[1] = byte(e >> 8)
+		e = t[v0<<(c0&63)>>shift&(1<<maxHuffBits-1)]
+		c0 += uint(e & 15)
+		a[2] = byte(e >> 8)
+		e = t[v0<<(c0&63)>>shift&(1<<maxHuffBits-1)]
+		c0 += uint(e & 15)
+		a[3] = byte(e >> 8)
+		if len(d1) == 0 {
+			continue
+		}
+		if p1 >= 8 {
+			p1 -= int(c1 >> 3)
+			c1 &= 7
+			v1 = binary.LittleEndian.Uint64(in1[p1 : p1+8])
+		} else {
+			p1, c1, v1 = refill(in1, p1, c1, v1)
+		}
+		b := d1[i : i+4 : i+4]
+		e = t[v1<<(c1&63)>>shift&(1<<maxHuffBits-1)]
+		c1 += uint(e & 15)
+		b[0] = byte(e >> 8)
+		e = t[v1<<(c1&63)>>shift&(1<<maxHuffBits-1)]
+		c1 += uint(e & 15)
+		b[1] = byte(e >> 8)
+		e = t[v1<<(c1&63)>>shift&(1<<maxHuffBits-1)]
+		c1 += uint(e & 15)
+		b[2] = byte(e >> 8)
+		e = t[v1<<(c1&63)>>shift&(1<<maxHuffBits-1)]
+		c1 += uint(e & 15)
+		b[3] = byte(e >> 8)
+	}
+	b0.value, b0.consumed, b0.ptr = v0, c0, p0
+	if len(d1) > 0 {
+		b1.value, b1.consumed, b1.ptr = v1, c1, p1
+	}
+	return i
+}
+
+// huffEnd decodes the last symbols of a stream, one at a time, and checks
+// that the stream ends with them.
+func (z *Reader) huffEnd(dst []byte, br *revReader) error {
+	t := &z.huff.e
+	shift := (64 - uint(z.huff.maxBits)) & 63
+	for i := range dst {
 		br.reload()
-		e := t[(br.value<<br.consumed)>>shift&(1<<maxHuffBits-1)]
+		e := t[br.value<<(br.consumed&63)>>shift&(1<<maxHuffBits-1)]
 		br.consumed += uint(e & 15)
 		dst[i] = byte(e >> 8)
 	}

@@ -92,16 +92,9 @@ func (z *Reader) readLiterals(in []byte) (int, error) {
 	if 3*seg > regen {
 		return 0, errorf("4 Huffman streams for %d literals", regen)
 	}
-	if err := z.decodeHuff(lits[:seg], src[:s1]); err != nil {
-		return 0, err
-	}
-	if err := z.decodeHuff(lits[seg:2*seg], src[s1:s1+s2]); err != nil {
-		return 0, err
-	}
-	if err := z.decodeHuff(lits[2*seg:3*seg], src[s1+s2:s1+s2+s3]); err != nil {
-		return 0, err
-	}
-	if err := z.decodeHuff(lits[3*seg:], src[s1+s2+s3:]); err != nil {
+	dst := [4][]byte{lits[:seg], lits[seg : 2*seg], lits[2*seg : 3*seg], lits[3*seg:]}
+	streams := [4][]byte{src[:s1], src[s1 : s1+s2], src[s1+s2 : s1+s2+s3], src[s1+s2+s3:]}
+	if err := z.decodeHuff4(dst, streams); err != nil {
 		return 0, err
 	}
 	return hdr + csize, nil
