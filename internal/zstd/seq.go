@@ -218,6 +218,7 @@ func (z *Reader) execSequences(nseq int, in []byte) error {
 		z.seqs = make([]sequence, nseq)
 	}
 	seqs := z.seqs[:nseq]
+	var last uint
 	for i := range seqs {
 		// Reload: 57 bits or more are readable, unless the start is near.
 		if ptr >= 8 {
@@ -250,18 +251,18 @@ func (z *Reader) execSequences(nseq int, in []byte) error {
 			ptr, consumed, value = refill(src, ptr, consumed, value)
 		}
 		seqs[i] = sequence{uint32(ll), uint32(ml), ofv}
-		if i+1 < len(seqs) {
-			// At most 9+9+8 bits of next states.
-			t := value << (consumed & 63)
-			llS = uint32(lle.next) + uint32(t>>1>>(lle.nbShift&63))
-			t <<= lle.nb & 63
-			mlS = uint32(mle.next) + uint32(t>>1>>(mle.nbShift&63))
-			t <<= mle.nb & 63
-			ofS = uint32(ofe.next) + uint32(t>>1>>(ofe.nbShift&63))
-			consumed += uint(lle.nb) + uint(mle.nb) + uint(ofe.nb)
-		}
+		// At most 9+9+8 bits of next states. After the last sequence
+		// there are none: what this reads then is given back below.
+		t = value << (consumed & 63)
+		llS = uint32(lle.next) + uint32(t>>1>>(lle.nbShift&63))
+		t <<= lle.nb & 63
+		mlS = uint32(mle.next) + uint32(t>>1>>(mle.nbShift&63))
+		t <<= mle.nb & 63
+		ofS = uint32(ofe.next) + uint32(t>>1>>(ofe.nbShift&63))
+		last = uint(lle.nb) + uint(mle.nb) + uint(ofe.nb)
+		consumed += last
 	}
-	br.value, br.consumed, br.ptr = value, consumed, ptr
+	br.value, br.consumed, br.ptr = value, consumed-last, ptr
 	if !br.finished() {
 		return errorf("sequences bit stream does not end with the last sequence")
 	}
