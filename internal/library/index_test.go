@@ -101,9 +101,10 @@ func TestIndexShared(t *testing.T) {
 	}
 }
 
-// TestIndexArchives reads the same files from tar archives in each
-// compression, without unpacking them.
-func TestIndexArchives(t *testing.T) {
+// qfidlTar returns a tar of the shared QF_IDL benchmarks, their names
+// under prefix, and the files.
+func qfidlTar(t *testing.T, prefix string) (*bytes.Buffer, []string) {
+	t.Helper()
 	dir := testenv.Shared(t, "benchmarks")
 	files := testenv.Files(t, filepath.Join(dir, "non-incremental", "QF_IDL"), ".smt2")
 	var raw bytes.Buffer
@@ -111,10 +112,17 @@ func TestIndexArchives(t *testing.T) {
 	for _, f := range files {
 		src, _ := os.ReadFile(f)
 		rel, _ := filepath.Rel(dir, f)
-		_ = tw.WriteHeader(&tar.Header{Name: "release/" + rel, Mode: 0o644, Size: int64(len(src)), Typeflag: tar.TypeReg})
+		_ = tw.WriteHeader(&tar.Header{Name: prefix + rel, Mode: 0o644, Size: int64(len(src)), Typeflag: tar.TypeReg})
 		_, _ = tw.Write(src)
 	}
 	tw.Close()
+	return &raw, files
+}
+
+// TestIndexArchives reads the same files from tar archives in each
+// compression, without unpacking them.
+func TestIndexArchives(t *testing.T) {
+	raw, files := qfidlTar(t, "release/")
 	compress := map[string]func(io.Writer) io.WriteCloser{
 		".tar.gz":  func(w io.Writer) io.WriteCloser { return gzip.NewWriter(w) },
 		".tar.xz":  func(w io.Writer) io.WriteCloser { x, _ := xz.NewWriter(w); return x },
@@ -148,19 +156,9 @@ func TestIndexZstdCLI(t *testing.T) {
 	if _, err := exec.LookPath("zstd"); err != nil {
 		testenv.Skipf(t, "needs the zstd command (Debian package zstd): %v", err)
 	}
-	dir := testenv.Shared(t, "benchmarks")
-	files := testenv.Files(t, filepath.Join(dir, "non-incremental", "QF_IDL"), ".smt2")
-	var raw bytes.Buffer
-	tw := tar.NewWriter(&raw)
-	for _, f := range files {
-		src, _ := os.ReadFile(f)
-		rel, _ := filepath.Rel(dir, f)
-		_ = tw.WriteHeader(&tar.Header{Name: rel, Mode: 0o644, Size: int64(len(src)), Typeflag: tar.TypeReg})
-		_, _ = tw.Write(src)
-	}
-	tw.Close()
+	raw, files := qfidlTar(t, "")
 	cmd := exec.Command("zstd", "-q", "-c", "-19", "--long=27")
-	cmd.Stdin = &raw
+	cmd.Stdin = raw
 	comp, err := cmd.Output()
 	if err != nil {
 		t.Fatal(err)

@@ -1,9 +1,6 @@
 package zstd
 
-import (
-	"encoding/binary"
-	"math/bits"
-)
+import "math/bits"
 
 // maxHuffBits is the longest Huffman code (RFC 8878 §4.2.1).
 const maxHuffBits = 11
@@ -122,30 +119,22 @@ func (z *Reader) huffWeightsFSE(in []byte, w *[256]uint8) (int, error) {
 		return 0, err
 	}
 	mask := uint32(len(tab) - 1)
-	s1 := br.get(uint8(log)) & mask
-	s2 := br.get(uint8(log)) & mask
+	var st [2]uint32 // the two states, which take turns
+	st[0] = br.get(uint8(log)) & mask
+	st[1] = br.get(uint8(log)) & mask
 	count := 0
-	for {
+	for k := 0; ; k ^= 1 {
 		if count >= 254 {
 			return 0, errorf("Huffman tree: too many weights")
 		}
-		e := tab[s1]
+		e := tab[st[k]]
 		w[count] = e.sym
 		count++
 		br.reload()
-		s1 = (uint32(e.base) + br.get(e.nb)) & mask
+		st[k] = (uint32(e.base) + br.get(e.nb)) & mask
 		if br.overflow() {
-			w[count] = tab[s2].sym
-			count++
-			break
-		}
-		e = tab[s2]
-		w[count] = e.sym
-		count++
-		br.reload()
-		s2 = (uint32(e.base) + br.get(e.nb)) & mask
-		if br.overflow() {
-			w[count] = tab[s1].sym
+			// The other state's symbol is the last.
+			w[count] = tab[st[k^1]].sym
 			count++
 			break
 		}
@@ -200,54 +189,38 @@ func (z *Reader) huffPair(d0, d1 []byte, b0, b1 *revReader) int {
 	i := 0
 	for ; i+4 <= n; i += 4 {
 		if p0 >= 8 {
-			p0 -= int(c0 >> 3)
-			c0 &= 7
-			v0 = binary.LittleEndian.Uint64(in0[p0 : p0+8])
+			p0, c0, v0 = advance(in0, p0, c0)
 		} else {
 			p0, c0, v0 = refill(in0, p0, c0, v0)
 		}
-		a := d0[i : i+4 : i+4]
-		e := t[v0<<(c0&63)>>shift&(1<<maxHuffBits-1)]
-		c0 += uint(e & 15)
-		a[0] = byte(e >> 8)
-		e = t[v0<<(c0&63)>>shift&(1<<maxHuffBits-1)]
-		c0 += uint(e & 15)
-		a[1] = byte(e >> 8)
-		e = t[v0<<(c0&63)>>shift&(1<<maxHuffBits-1)]
-		c0 += uint(e & 15)
-		a[2] = byte(e >> 8)
-		e = t[v0<<(c0&63)>>shift&(1<<maxHuffBits-1)]
-		c0 += uint(e & 15)
-		a[3] = byte(e >> 8)
+		c0 = huff4(t, d0[i:i+4:i+4], v0, c0, shift)
 		if len(d1) == 0 {
 			continue
 		}
 		if p1 >= 8 {
-			p1 -= int(c1 >> 3)
-			c1 &= 7
-			v1 = binary.LittleEndian.Uint64(in1[p1 : p1+8])
+			p1, c1, v1 = advance(in1, p1, c1)
 		} else {
 			p1, c1, v1 = refill(in1, p1, c1, v1)
 		}
-		b := d1[i : i+4 : i+4]
-		e = t[v1<<(c1&63)>>shift&(1<<maxHuffBits-1)]
-		c1 += uint(e & 15)
-		b[0] = byte(e >> 8)
-		e = t[v1<<(c1&63)>>shift&(1<<maxHuffBits-1)]
-		c1 += uint(e & 15)
-		b[1] = byte(e >> 8)
-		e = t[v1<<(c1&63)>>shift&(1<<maxHuffBits-1)]
-		c1 += uint(e & 15)
-		b[2] = byte(e >> 8)
-		e = t[v1<<(c1&63)>>shift&(1<<maxHuffBits-1)]
-		c1 += uint(e & 15)
-		b[3] = byte(e >> 8)
+		c1 = huff4(t, d1[i:i+4:i+4], v1, c1, shift)
 	}
 	b0.value, b0.consumed, b0.ptr = v0, c0, p0
 	if len(d1) > 0 {
 		b1.value, b1.consumed, b1.ptr = v1, c1, p1
 	}
 	return i
+}
+
+// huff4 decodes 4 symbols into d from the stream value read up to
+// consumed, and returns the new consumed.
+func huff4(t *[1 << maxHuffBits]uint16, d []byte, value uint64, consumed, shift uint) uint {
+	d = d[:4]
+	for k := range d {
+		e := t[value<<(consumed&63)>>shift&(1<<maxHuffBits-1)]
+		consumed += uint(e & 15)
+		d[k] = byte(e >> 8)
+	}
+	return consumed
 }
 
 // huffEnd decodes the last symbols of a stream, one at a time, and checks

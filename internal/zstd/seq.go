@@ -222,9 +222,7 @@ func (z *Reader) execSequences(nseq int, in []byte) error {
 	for i := range seqs {
 		// Reload: 57 bits or more are readable, unless the start is near.
 		if ptr >= 8 {
-			ptr -= int(consumed >> 3)
-			consumed &= 7
-			value = binary.LittleEndian.Uint64(src[ptr : ptr+8])
+			ptr, consumed, value = advance(src, ptr, consumed)
 		} else {
 			ptr, consumed, value = refill(src, ptr, consumed, value)
 		}
@@ -270,6 +268,14 @@ func (z *Reader) execSequences(nseq int, in []byte) error {
 		return err
 	}
 	return z.execute(seqs)
+}
+
+// advance moves a backward bit reader's window down by the whole bytes
+// consumed, when at least 8 bytes are left below it: the common case of
+// refill, small enough to be inlined.
+func advance(src []byte, ptr int, consumed uint) (int, uint, uint64) {
+	ptr -= int(consumed >> 3)
+	return ptr, consumed & 7, binary.LittleEndian.Uint64(src[ptr : ptr+8])
 }
 
 // refill moves a backward bit reader's window down the stream as far as
@@ -361,30 +367,18 @@ func (z *Reader) execute(seqs []sequence) error {
 		// 16 bytes are copied whatever the length, which spares a
 		// mispredicted branch on most sequences. No call to memmove, so
 		// that the loop keeps its variables in registers.
-		{
-			d, s := buf[op:op+16:op+16], lits[lp:lp+16:lp+16]
-			binary.LittleEndian.PutUint64(d[:8], binary.LittleEndian.Uint64(s[:8]))
-			binary.LittleEndian.PutUint64(d[8:], binary.LittleEndian.Uint64(s[8:]))
-		}
+		copy16(buf[op:op+16], lits[lp:lp+16])
 		for j := 16; j < ll; j += 16 {
-			d, s := buf[op+j:op+j+16:op+j+16], lits[lp+j:lp+j+16:lp+j+16]
-			binary.LittleEndian.PutUint64(d[:8], binary.LittleEndian.Uint64(s[:8]))
-			binary.LittleEndian.PutUint64(d[8:], binary.LittleEndian.Uint64(s[8:]))
+			copy16(buf[op+j:op+j+16], lits[lp+j:lp+j+16])
 		}
 		op += ll
 		lp += ll
 		from := op - off
 		switch {
 		case off >= 16:
-			{
-				d, s := buf[op:op+16:op+16], buf[from:from+16:from+16]
-				binary.LittleEndian.PutUint64(d[:8], binary.LittleEndian.Uint64(s[:8]))
-				binary.LittleEndian.PutUint64(d[8:], binary.LittleEndian.Uint64(s[8:]))
-			}
+			copy16(buf[op:op+16], buf[from:from+16])
 			for j := 16; j < ml; j += 16 {
-				d, s := buf[op+j:op+j+16:op+j+16], buf[from+j:from+j+16:from+j+16]
-				binary.LittleEndian.PutUint64(d[:8], binary.LittleEndian.Uint64(s[:8]))
-				binary.LittleEndian.PutUint64(d[8:], binary.LittleEndian.Uint64(s[8:]))
+				copy16(buf[op+j:op+j+16], buf[from+j:from+j+16])
 			}
 		case off >= 8:
 			for j := 0; j < ml; j += 8 {
@@ -407,6 +401,13 @@ func (z *Reader) execute(seqs []sequence) error {
 	}
 	z.hist = buf[:op]
 	return z.appendLiterals(lp)
+}
+
+// copy16 copies 16 bytes, as two 8-byte moves.
+func copy16(d, s []byte) {
+	d, s = d[:16], s[:16]
+	binary.LittleEndian.PutUint64(d[:8], binary.LittleEndian.Uint64(s[:8]))
+	binary.LittleEndian.PutUint64(d[8:], binary.LittleEndian.Uint64(s[8:]))
 }
 
 // sequence is a decoded sequence: literals to copy, then a match.
