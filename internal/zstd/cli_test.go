@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	kzstd "github.com/klauspost/compress/zstd"
 )
@@ -199,5 +201,51 @@ func TestPredefinedTables(t *testing.T) {
 				t.Errorf("%s state %d: %v, want %v", seqName[c.k], s, got, w)
 			}
 		}
+	}
+}
+
+// TestMemory checks that the history grows with the data, not with the
+// window a frame declares: zstd --long=27 declares 128 MiB.
+func TestMemory(t *testing.T) {
+	src := append(smtText(1<<20, 51), smtText(1<<20, 51)...)
+	comp := zstdCLI(t, src, "-3", "--long=27", "--no-content-size")
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	checkRoundTrip(t, "long=27", comp, src)
+	runtime.ReadMemStats(&after)
+	t.Logf("decoding %d bytes (window 128 MiB) allocated %d bytes", len(src), after.TotalAlloc-before.TotalAlloc)
+	if got := after.TotalAlloc - before.TotalAlloc; got > 24<<20 {
+		t.Errorf("decoding %d bytes allocated %d bytes", len(src), got)
+	}
+}
+
+// TestSmallReads reads the input a byte at a time and the output in
+// small pieces.
+func TestSmallReads(t *testing.T) {
+	src := smtText(300<<10, 61)
+	comp := zstdCLI(t, src, "-19")
+	z := NewReader(iotest.OneByteReader(bytes.NewReader(comp)))
+	var got bytes.Buffer
+	buf := make([]byte, 7)
+	for {
+		n, err := z.Read(buf)
+		got.Write(buf[:n])
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(got.Bytes(), src) {
+		t.Fatal("wrong output")
+	}
+	// Reset reuses the reader for another stream.
+	z.Reset(bytes.NewReader(comp))
+	if all, err := io.ReadAll(z); err != nil || !bytes.Equal(all, src) {
+		t.Fatalf("after Reset: %d bytes, %v", len(all), err)
+	}
+	if err := iotest.TestReader(NewReader(bytes.NewReader(comp)), src); err != nil {
+		t.Error(err)
 	}
 }
