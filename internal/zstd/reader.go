@@ -49,8 +49,6 @@ func (e *Error) Unwrap() error { return e.Err }
 // errorf makes a corruption error, given its offset by the caller.
 func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }
 
-func le64(b []byte) uint64 { return binary.LittleEndian.Uint64(b) }
-
 // Reader decompresses a Zstandard stream: any number of frames, skippable
 // frames among them.
 type Reader struct {
