@@ -4,11 +4,9 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 	"sync"
 	"time"
-
-	"github.com/vbauerster/mpb/v8"
-	"github.com/vbauerster/mpb/v8/decor"
 
 	"github.com/smtarena/smtarena/internal/benchmark"
 	"github.com/smtarena/smtarena/internal/store"
@@ -18,68 +16,62 @@ import (
 // is not a terminal.
 const summaryEvery = 5 * time.Second
 
+// redrawEvery is how often the bars are redrawn on a terminal.
+const redrawEvery = 200 * time.Millisecond
+
+// barWidth is the width of a bar's filled part, in cells.
+const barWidth = 40
+
 // pairProgress shows compete's progress: on a terminal a bar per track
-// (done/total, ETA, wrong answers, errors); elsewhere one summary line
-// every few seconds and one at the end.
+// (done/total, ETA, wrong answers, errors), redrawn in place; elsewhere
+// one summary line every few seconds and one at the end. It draws the
+// bars itself (a few ANSI escapes): a progress library's package
+// initialisers would be paid by every command of the binary, also by
+// validate-model, which is run once per model.
 type pairProgress struct {
 	w      io.Writer
+	tty    bool
 	mu     sync.Mutex
 	tracks []string
 	by     map[string]*trackProgress
-	bars   *mpb.Progress
 	stop   chan struct{}
 	wg     sync.WaitGroup
 	start  time.Time
+	drawn  bool // the bars are on the screen: redraw over them
+	ended  bool // finish has run
 }
 
 type trackProgress struct {
 	done, total, startDone int
 	wrong, errors          int
-	last, first            time.Time // the last and the first pair completed here
-	bar                    *mpb.Bar
+	first                  time.Time // the first pair completed in this run
 }
 
 // newPairProgress starts showing progress; done counts the pairs of each
 // track already recorded (a resumed competition).
 func newPairProgress(w io.Writer, tty bool, planned map[benchmark.Track]int, done map[string]int) *pairProgress {
-	p := &pairProgress{w: w, by: map[string]*trackProgress{}, start: time.Now()}
+	p := &pairProgress{w: w, tty: tty, by: map[string]*trackProgress{}, start: time.Now(), stop: make(chan struct{})}
 	for t, n := range planned {
 		p.tracks = append(p.tracks, string(t))
-		p.by[string(t)] = &trackProgress{total: n, done: done[string(t)], startDone: done[string(t)], last: p.start}
+		p.by[string(t)] = &trackProgress{total: n, done: done[string(t)], startDone: done[string(t)]}
 	}
 	sort.Slice(p.tracks, func(i, j int) bool { return trackOrder(p.tracks[i]) < trackOrder(p.tracks[j]) })
+	every, show := summaryEvery, p.summary
 	if tty {
-		p.bars = mpb.New(mpb.WithOutput(w), mpb.WithWidth(40), mpb.WithRefreshRate(200*time.Millisecond))
-		width := 0
-		for _, t := range p.tracks {
-			width = max(width, len(t))
-		}
-		for _, t := range p.tracks {
-			tp := p.by[t]
-			tp.bar = p.bars.AddBar(int64(tp.total),
-				mpb.PrependDecorators(decor.Name(t, decor.WC{W: width + 1, C: decor.DindentRight}), decor.CountersNoUnit("%d/%d", decor.WCSyncSpace)),
-				mpb.AppendDecorators(decor.EwmaETA(decor.ET_STYLE_GO, 30, decor.WCSyncSpace),
-					decor.Any(func(decor.Statistics) string {
-						p.mu.Lock()
-						defer p.mu.Unlock()
-						return fmt.Sprintf(" %d wrong, %d errors", tp.wrong, tp.errors)
-					})))
-			tp.bar.SetCurrent(int64(tp.done))
-		}
-		return p
+		every, show = redrawEvery, p.draw
+		p.draw()
 	}
-	p.stop = make(chan struct{})
 	p.wg.Add(1)
 	go func() {
 		defer p.wg.Done()
-		t := time.NewTicker(summaryEvery)
+		t := time.NewTicker(every)
 		defer t.Stop()
 		for {
 			select {
 			case <-p.stop:
 				return
 			case <-t.C:
-				p.summary()
+				show()
 			}
 		}
 	}()
@@ -89,9 +81,9 @@ func newPairProgress(w io.Writer, tty bool, planned map[benchmark.Track]int, don
 // onPair counts a completed pair.
 func (p *pairProgress) onPair(pr store.Pair, r store.Result) {
 	p.mu.Lock()
+	defer p.mu.Unlock()
 	tp := p.by[pr.Track]
 	if tp == nil {
-		p.mu.Unlock()
 		return
 	}
 	tp.done++
@@ -101,16 +93,23 @@ func (p *pairProgress) onPair(pr store.Pair, r store.Result) {
 	if isWrong(r) {
 		tp.wrong++
 	}
-	now := time.Now()
 	if tp.first.IsZero() {
-		tp.first, tp.startDone = now, tp.done
+		tp.first, tp.startDone = time.Now(), tp.done
 	}
-	took := now.Sub(tp.last)
-	tp.last = now
-	p.mu.Unlock()
-	if tp.bar != nil {
-		tp.bar.EwmaIncrement(took)
+}
+
+// eta is a track's estimated time to completion, from the rate of the
+// pairs completed in this run after its first: "-" before there is one,
+// "done" at the end.
+func (tp *trackProgress) eta() string {
+	if tp.done >= tp.total {
+		return "done"
 	}
+	n := tp.done - tp.startDone
+	if n <= 0 {
+		return "-"
+	}
+	return (time.Duration(float64(time.Since(tp.first)) / float64(n) * float64(tp.total-tp.done))).Round(time.Second).String()
 }
 
 // summary prints one line: every track's done/total, ETA, wrong answers
@@ -121,32 +120,71 @@ func (p *pairProgress) summary() {
 	line := fmt.Sprintf("[%s]", time.Since(p.start).Round(time.Second))
 	for _, t := range p.tracks {
 		tp := p.by[t]
-		eta := "-"
-		if n := tp.done - tp.startDone; n > 0 && tp.done < tp.total {
-			eta = (time.Duration(float64(time.Since(tp.first)) / float64(n) * float64(tp.total-tp.done))).Round(time.Second).String()
-		} else if tp.done >= tp.total {
-			eta = "done"
-		}
-		line += fmt.Sprintf(" %s %d/%d ETA %s, %d wrong, %d errors;", t, tp.done, tp.total, eta, tp.wrong, tp.errors)
+		line += fmt.Sprintf(" %s %d/%d ETA %s, %d wrong, %d errors;", t, tp.done, tp.total, tp.eta(), tp.wrong, tp.errors)
 	}
 	fmt.Fprintln(p.w, line[:len(line)-1])
 }
 
-// finish stops the display: bars of tracks not finished (an interruption)
-// are left as they are.
-func (p *pairProgress) finish() {
-	if p.bars != nil {
-		for _, t := range p.tracks {
-			if tp := p.by[t]; !tp.bar.Completed() {
-				tp.bar.Abort(false)
-			}
-		}
-		p.bars.Wait()
+// draw writes the bars, a line per track, over those drawn before.
+func (p *pairProgress) draw() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.drawLocked()
+}
+
+func (p *pairProgress) drawLocked() {
+	if p.ended {
 		return
 	}
+	width := 0
+	for _, t := range p.tracks {
+		width = max(width, len(t))
+	}
+	var b strings.Builder
+	if p.drawn && len(p.tracks) > 0 {
+		fmt.Fprintf(&b, "\x1b[%dA", len(p.tracks)) // back to the first bar
+	}
+	for _, t := range p.tracks {
+		tp := p.by[t]
+		fmt.Fprintf(&b, "\r\x1b[2K%-*s %d/%d %s ETA %s, %d wrong, %d errors\n",
+			width, t, tp.done, tp.total, bar(tp.done, tp.total), tp.eta(), tp.wrong, tp.errors)
+	}
+	io.WriteString(p.w, b.String())
+	p.drawn = true
+}
+
+// bar is done out of total as a bar of barWidth cells.
+func bar(done, total int) string {
+	filled := barWidth
+	if total > 0 && done < total {
+		filled = done * barWidth / total
+	}
+	return "[" + strings.Repeat("=", filled) + strings.Repeat(" ", barWidth-filled) + "]"
+}
+
+// finish stops the display: the bars are drawn a last time as they are
+// (those of tracks not finished, after an interruption, short of their
+// end), or the last summary line is printed.
+func (p *pairProgress) finish() {
+	p.mu.Lock()
+	if p.ended {
+		p.mu.Unlock()
+		return
+	}
+	p.mu.Unlock()
 	close(p.stop)
 	p.wg.Wait()
+	if p.tty {
+		p.mu.Lock()
+		p.drawLocked()
+		p.ended = true
+		p.mu.Unlock()
+		return
+	}
 	p.summary()
+	p.mu.Lock()
+	p.ended = true
+	p.mu.Unlock()
 }
 
 // trackOrder is a track's place in the order compete runs them.

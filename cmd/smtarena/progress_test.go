@@ -39,16 +39,38 @@ func TestProgressSummary(t *testing.T) {
 	}
 }
 
-// TestProgressBars: on a terminal the bars are mpb's; they end cleanly also
+// TestProgressBars: on a terminal a bar per track, redrawn in place, in
+// the order compete runs the tracks; they end cleanly, as they are, also
 // when the run is interrupted before a track is done.
 func TestProgressBars(t *testing.T) {
 	var out bytes.Buffer
 	p := newPairProgress(&out, true, map[benchmark.Track]int{benchmark.SingleQuery: 10, benchmark.Incremental: 4}, nil)
 	for i := 0; i < 6; i++ {
-		p.onPair(store.Pair{Track: "single-query"}, store.Result{Status: "complete"})
+		r := store.Result{Status: "complete"}
+		if i == 2 {
+			r.Status = "error"
+		}
+		p.onPair(store.Pair{Track: "single-query"}, r)
 	}
 	p.finish() // interrupted: 6 of 10, 0 of 4
-	if p.by["single-query"].done != 6 || !p.by["single-query"].bar.Aborted() {
-		t.Errorf("after an interruption: %d done, aborted %v", p.by["single-query"].done, p.by["single-query"].bar.Aborted())
+	p.finish() // a second call does nothing
+	got := out.String()
+	if !strings.Contains(got, "\x1b[2A") {
+		t.Errorf("the bars are not redrawn over the first ones: %q", got)
+	}
+	// The last drawing: after the last cursor move up.
+	last := got[strings.LastIndex(got, "\x1b[2A")+len("\x1b[2A"):]
+	lines := strings.Split(strings.TrimSuffix(last, "\n"), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("last drawing has %d lines, want 2: %q", len(lines), last)
+	}
+	wantBar := "[" + strings.Repeat("=", 24) + strings.Repeat(" ", 16) + "]"
+	for i, want := range []string{"single-query 6/10 " + wantBar, "incremental  0/4 [" + strings.Repeat(" ", 40) + "] ETA -, 0 wrong, 0 errors"} {
+		if l := strings.TrimPrefix(lines[i], "\r\x1b[2K"); !strings.HasPrefix(l, want) {
+			t.Errorf("bar %d = %q, want it to start with %q", i, l, want)
+		}
+	}
+	if !strings.Contains(lines[0], "0 wrong, 1 errors") {
+		t.Errorf("bar lacks the counts: %q", lines[0])
 	}
 }
