@@ -13,6 +13,7 @@ type seqEntry struct {
 	// 63-nb and 63-extra: how far the bits, moved to the top, are
 	// shifted down after a shift by 1.
 	nbShift, extraShift uint8
+	_                   [4]byte // 16 bytes: an entry's fields are then one address away
 }
 
 // seqTable is the decoding table of literal lengths, match lengths or
