@@ -33,7 +33,6 @@ type closure struct {
 type symbol struct {
 	name     string
 	declared bool // declare-fun or declare-const in the benchmark
-	pos      string
 	params   []sortID
 	result   sortID
 	bdef     *closure // the benchmark's define-fun
@@ -526,11 +525,22 @@ func (e *evaluator) constant(s *smtlib.Script, t smtlib.Term) value {
 		if (len(text)-2)*4 > maxWidth {
 			return undefVal(ReasonResource, "a bit-vector literal wider than the validator's limit")
 		}
+		if len(text)-2 <= 16 {
+			// Most literals: read without math/big.
+			if x, err := strconv.ParseUint(text[2:], 16, 64); err == nil {
+				return e.mkBV64(x, (len(text)-2)*4)
+			}
+		}
 		b, _ := new(big.Int).SetString(text[2:], 16)
 		return e.mkBV(b, (len(text)-2)*4)
 	case smtlib.KindBinary:
 		if len(text)-2 > maxWidth {
 			return undefVal(ReasonResource, "a bit-vector literal wider than the validator's limit")
+		}
+		if len(text)-2 <= 64 {
+			if x, err := strconv.ParseUint(text[2:], 2, 64); err == nil {
+				return e.mkBV64(x, len(text)-2)
+			}
 		}
 		b, _ := new(big.Int).SetString(text[2:], 2)
 		return e.mkBV(b, len(text)-2)

@@ -339,7 +339,7 @@ func (v *validation) commands(c *chunk) error {
 		case smtlib.CmdDeclareFun, smtlib.CmdDeclareConst:
 			name := s.Name(s.CmdArg(cmd, 0))
 			sym := v.sym(name)
-			sym.declared, sym.pos = true, pos(cmd)
+			sym.declared = true
 			sym.abstract = nil
 			var res smtlib.Term
 			if cmd.Kind == smtlib.CmdDeclareFun {

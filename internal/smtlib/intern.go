@@ -1,6 +1,9 @@
 package smtlib
 
-import "hash/maphash"
+import (
+	"hash/maphash"
+	"strings"
+)
 
 // interner maps byte strings to dense indices. It is an open-addressing
 // table that stores each entry's hash next to its index, so a lookup costs
@@ -14,7 +17,16 @@ type interner struct {
 	// length in the top byte (see pack), so that a short name, most of a
 	// script, is compared as one integer; longLen for longer names.
 	packed []uint64
+	// text holds the bytes of the names, many to a block, so that a new
+	// name costs no allocation of its own (a model of a thousand
+	// constants has a thousand names). A block is only appended to:
+	// the strings taken from it never change.
+	text strings.Builder
 }
+
+// maxBlock is the size of text's blocks once grown; longer names get
+// strings of their own.
+const maxBlock = 8 << 10
 
 // longLen is packed's entry for a name longer than 7 bytes: no short
 // name packs to it (their top byte is at most 7).
@@ -79,13 +91,32 @@ func (in *interner) internShort(b []byte) uint32 {
 // add enters b (packed as x, hash h) at the empty table slot i.
 func (in *interner) add(b []byte, x uint64, h, i uint32) uint32 {
 	idx := uint32(len(in.names))
-	in.names = append(in.names, string(b))
+	in.names = append(in.names, in.str(b))
 	in.packed = append(in.packed, x)
 	in.table[i] = uint64(h)<<32 | uint64(idx+1)
 	if len(in.names)*2 > len(in.table) {
 		in.grow()
 	}
 	return idx
+}
+
+// str returns b as a string stored in the current text block.
+func (in *interner) str(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if in.text.Cap()-in.text.Len() < len(b) {
+		if len(b) > maxBlock/8 {
+			return string(b)
+		}
+		// A new block: the old one stays, held by its names.
+		n := min(max(2*in.text.Cap(), 256), maxBlock)
+		in.text.Reset()
+		in.text.Grow(n)
+	}
+	start := in.text.Len()
+	in.text.Write(b)
+	return in.text.String()[start:]
 }
 
 // has reports whether s has been interned, without adding it.
