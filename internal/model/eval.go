@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/big"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -101,6 +102,39 @@ type evaluator struct {
 	// sortProblem is the first model definition whose sorts do not match
 	// the benchmark's declaration.
 	sortProblem *Result
+
+	// Symbols and the model's closures are allocated in blocks: a model
+	// of a thousand constants has a thousand of each.
+	symBlock     []symbol
+	closureBlock []closure
+	blockHint    int // the first blocks' size: the model's definitions
+}
+
+// newSymbol returns a new symbol from the current block.
+func (e *evaluator) newSymbol() *symbol {
+	if len(e.symBlock) == cap(e.symBlock) {
+		e.symBlock = make([]symbol, 0, blockSize(cap(e.symBlock), e.blockHint))
+	}
+	e.symBlock = append(e.symBlock, symbol{})
+	return &e.symBlock[len(e.symBlock)-1]
+}
+
+// newClosure returns a new closure from the current block.
+func (e *evaluator) newClosure() *closure {
+	if len(e.closureBlock) == cap(e.closureBlock) {
+		e.closureBlock = make([]closure, 0, blockSize(cap(e.closureBlock), e.blockHint))
+	}
+	e.closureBlock = append(e.closureBlock, closure{})
+	return &e.closureBlock[len(e.closureBlock)-1]
+}
+
+// blockSize is the size of the block after one of size last: the hint
+// first, then doubling, from 8 to 1024.
+func blockSize(last, hint int) int {
+	if last == 0 {
+		return min(max(hint, 8), 1024)
+	}
+	return min(2*last, 1024)
 }
 
 func newEvaluator(ctx context.Context) *evaluator {
@@ -168,35 +202,45 @@ func (e *evaluator) eval(s *smtlib.Script, t smtlib.Term, envBase int) value {
 	return v
 }
 
-func (e *evaluator) push(v value) { e.vals = append(e.vals, v) }
+func (e *evaluator) push(v value) { e.vals = grow(e.vals, v) }
+
+// grow appends x to s, doubling the capacity when s is full (append alone
+// grows a long stack by a quarter at a time, allocating about five times
+// its final size on the way).
+func grow[T any](s []T, x T) []T {
+	if len(s) == cap(s) {
+		s = slices.Grow(s, max(len(s), 8))
+	}
+	return append(s, x)
+}
 
 // pushTerm evaluates a leaf at once, or pushes a frame for t.
 func (e *evaluator) pushTerm(s *smtlib.Script, t smtlib.Term, envBase int32) bool {
 	if ci, ok := s.ConstIndex(t); ok {
 		if v, ok := e.smallNumeral(s, ci, t); ok {
-			e.vals = append(e.vals, v)
+			e.vals = grow(e.vals, v)
 			return false
 		}
 	}
 	switch s.Kind(t) {
 	case smtlib.KindSymbol:
 		if v, ok := e.leafSymbol(s, t, envBase); ok {
-			e.vals = append(e.vals, v)
+			e.vals = grow(e.vals, v)
 			return false
 		}
 	case smtlib.KindNumeral, smtlib.KindDecimal, smtlib.KindHex, smtlib.KindBinary:
-		e.vals = append(e.vals, e.constant(s, t))
+		e.vals = grow(e.vals, e.constant(s, t))
 		return false
 	case smtlib.KindString:
 		e.push(undefVal(ReasonUnsupported, "string literal "+clip(s.Name(t), 40)+" (strings are not evaluated)"))
 		return false
 	case smtlib.KindApp:
 		if n, ok := e.quickInt(s, t, envBase, quickDepth); ok {
-			e.vals = append(e.vals, intVal(n))
+			e.vals = grow(e.vals, intVal(n))
 			return false
 		}
 	}
-	e.frames = append(e.frames, frame{s: s, t: t, vbase: int32(len(e.vals)), envBase: envBase, head: smtlib.NoTerm})
+	e.frames = grow(e.frames, frame{s: s, t: t, vbase: int32(len(e.vals)), envBase: envBase, head: smtlib.NoTerm})
 	return true
 }
 
@@ -230,7 +274,7 @@ func (e *evaluator) quickInt(s *smtlib.Script, t smtlib.Term, envBase int32, dep
 		return 0, false
 	}
 	info := en.op
-	if info.indexed || n < info.min || (info.max >= 0 && n > info.max) {
+	if info.indexed || n < int(info.min) || (info.max >= 0 && n > int(info.max)) {
 		return 0, false
 	}
 	op := info.code
@@ -286,7 +330,7 @@ func (e *evaluator) leafSymbol(s *smtlib.Script, t smtlib.Term, envBase int32) (
 	}
 	if sym := en.sym; sym != nil {
 		if en.mset && en.mgen == e.defGen {
-			return en.mval, true
+			return en.val, true
 		}
 		sym.used = true
 		if sym.bdef != nil && len(sym.bdef.params) == 0 && sym.bdef.memoSet {
@@ -295,16 +339,16 @@ func (e *evaluator) leafSymbol(s *smtlib.Script, t smtlib.Term, envBase int32) (
 		if sym.mfun != nil && len(sym.mfun.params) == 0 && sym.mfun.memoSet {
 			// A constant's value, once computed, does not change: kept
 			// in the entry until the benchmark defines a function.
-			en.mval, en.mset, en.mgen = sym.mfun.memo, true, e.defGen
+			en.val, en.mset, en.mgen = sym.mfun.memo, true, e.defGen
 			return sym.mfun.memo, true
 		}
 		return value{}, false
 	}
 	if !en.kset {
-		en.kval, en.kok = e.theoryConstant(s.Name(t), s)
+		en.val, en.kok = e.theoryConstant(s.Name(t), s)
 		en.kset = true
 	}
-	return en.kval, en.kok
+	return en.val, en.kok
 }
 
 func (e *evaluator) theoryConstant(name string, s *smtlib.Script) (value, bool) {
@@ -343,18 +387,18 @@ type constEntry struct {
 // symEntry caches what a symbol of the script being evaluated names: its
 // function symbol (nil: none when gen was current) and theory operator.
 type symEntry struct {
-	set  bool
-	kset bool // kval, kok: the theory constant it names, if no symbol
-	kok  bool
-	gen  uint32
-	sym  *symbol
+	sym *symbol
+	// val is, without a symbol, the theory constant it names (when kset,
+	// if kok); with one, the value of the model's constant sym, cached
+	// while mgen is the evaluator's defGen (when mset).
+	val  value
 	op   opInfo
-	kval value
-	// mval: the value of the model's constant sym, cached while mgen is
-	// the evaluator's defGen.
-	mset bool
+	gen  uint32
 	mgen uint32
-	mval value
+	set  bool
+	kset bool
+	kok  bool
+	mset bool
 }
 
 // entry returns the cache entry of symbol t of script s, nil if t is not a
@@ -1009,7 +1053,16 @@ func (e *evaluator) resumeJunction(i int) {
 	}
 	if f.state < f.nargs {
 		f.state++
-		e.pushTerm(f.s, f.first+smtlib.Term(f.state-1), f.envBase)
+		t := f.first + smtlib.Term(f.state-1)
+		if f.state == f.nargs && f.pend == nil && e.boolApp(f.s, t) {
+			// Every other operand is neutral, and the last is Boolean or
+			// undefined: its value is the junction's. It is evaluated in
+			// the junction's place, so that a chain (and a (and b (and c
+			// ...))) takes no stack.
+			e.replace(f.s, t)
+			return
+		}
+		e.pushTerm(f.s, t, f.envBase)
 		return
 	}
 	if f.pend != nil {
@@ -1017,6 +1070,24 @@ func (e *evaluator) resumeJunction(i int) {
 		return
 	}
 	e.pop(boolVal(!decide))
+}
+
+// boolApp reports whether t is an application of a core operator whose
+// value is a Boolean or undefined, never anything else: and, or, =>, not,
+// xor, = and distinct.
+func (e *evaluator) boolApp(s *smtlib.Script, t smtlib.Term) bool {
+	if s.Kind(t) != smtlib.KindApp {
+		return false
+	}
+	en := e.entry(s, s.Head(t))
+	if en == nil {
+		return false
+	}
+	switch en.op.code {
+	case opAnd, opOr, opImplies, opNot, opXor, opEq, opDistinct:
+		return true
+	}
+	return false
 }
 
 func (e *evaluator) resumeIte(i int) {

@@ -175,7 +175,8 @@ func (e *evaluator) modelFun(sym *symbol) *closure {
 	s := e.model.Script
 	// A model's definitions may not recurse (define-fun-rec included): a
 	// definition that reaches itself is cyclic, never looped on.
-	fn := &closure{name: sym.name, s: s, body: d.Body, model: true}
+	fn := e.newClosure()
+	*fn = closure{name: sym.name, s: s, body: d.Body, model: true}
 	bad := func(format string, args ...any) *closure {
 		msg := fmt.Sprintf(format, args...)
 		fn.body = smtlib.NoTerm

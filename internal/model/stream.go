@@ -41,7 +41,8 @@ type splitter struct {
 	depth   int
 	state   byte // 0, '"' in a string, '|' in a quoted symbol, ';' in a comment
 	eof     bool
-	size    int // the input's size where known, else -1
+	size    int  // the input's size where known, else -1
+	whole   bool // buf was made for all of the input (size is known)
 	base    int
 	line    int
 	col     int
@@ -158,10 +159,13 @@ func (sp *splitter) take() (data []byte, base, line, col int, err error) {
 // so that a small benchmark (most are a few KB) costs a small buffer: a
 // validation is often a whole process of a few milliseconds.
 func (sp *splitter) fill() error {
-	if cap(sp.buf)-len(sp.buf) < 64<<10 {
+	if room := cap(sp.buf) - len(sp.buf); room == 0 || (room < 64<<10 && !sp.whole) {
 		n := max(2*cap(sp.buf), 128<<10)
+		sp.whole = false
 		if cap(sp.buf) == 0 && sp.size >= 0 && sp.size < chunkSize {
-			n = sp.size + 64<<10 + 1 // all of it, and room to see the end
+			// All of it, and room to see the end (or that it grew).
+			n = sp.size + 1<<10
+			sp.whole = true
 		}
 		nb := make([]byte, len(sp.buf), n)
 		copy(nb, sp.buf)
