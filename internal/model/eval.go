@@ -20,30 +20,30 @@ type closure struct {
 	s      *smtlib.Script
 	params []string
 	psorts []sortID
-	result sortID
-	body   smtlib.Term
-	model  bool // the body is the model's
-	rec    bool // define-fun-rec: may call itself
-	active int
 	// An applied closure with no parameters is evaluated once.
 	memo    value
+	result  sortID
+	body    smtlib.Term
+	active  int32
+	model   bool // the body is the model's
+	rec     bool // define-fun-rec: may call itself
 	memoSet bool
 }
 
 // symbol is a function symbol of the benchmark or the model.
 type symbol struct {
 	name     string
-	declared bool // declare-fun or declare-const in the benchmark
 	params   []sortID
-	result   sortID
 	bdef     *closure // the benchmark's define-fun
-	mdef     int      // index of the model's definition in Defs, -1 if none
 	mfun     *closure // the model's definition, once resolved
-	mres     bool     // mfun resolved (or its problem reported)
 	abstract *absVal  // a model's declare-fun of an abstract value
-	adecl    smtlib.Term
 	ctor     *ctorInfo
 	sel      *selInfo
+	result   sortID
+	adecl    smtlib.Term
+	mdef     int32 // index of the model's definition in Defs, -1 if none
+	declared bool  // declare-fun or declare-const in the benchmark
+	mres     bool  // mfun resolved (or its problem reported)
 	used     bool
 }
 
@@ -422,18 +422,31 @@ func (e *evaluator) entry(s *smtlib.Script, t smtlib.Term) *symEntry {
 	return en
 }
 
-// cacheFor returns the symbol cache of script s. Two scripts alternate
-// (a chunk of the benchmark and the model), so two caches are kept.
-func (e *evaluator) cacheFor(s *smtlib.Script) []symEntry {
+// cacheOf returns the caches of script s. Two scripts alternate (a chunk
+// of the benchmark and the model), so two are kept.
+func (e *evaluator) cacheOf(s *smtlib.Script) *scriptCache {
 	if e.caches[0].s == s {
-		return e.caches[0].entries
+		return &e.caches[0]
 	}
-	for k := range e.caches {
-		if e.caches[k].s == s {
-			return e.caches[k].entries
+	if e.caches[1].s == s {
+		return &e.caches[1]
+	}
+	return e.newCache(s)
+}
+
+// cacheFor returns the symbol cache of script s, made on first use (a
+// model of constants is evaluated without looking up a symbol).
+func (e *evaluator) cacheFor(s *smtlib.Script) []symEntry {
+	c := e.cacheOf(s)
+	if n := s.NumSymbols(); len(c.entries) < n {
+		if cap(c.entries) < n {
+			c.entries = make([]symEntry, n)
+		} else {
+			c.entries = c.entries[:n]
+			clear(c.entries)
 		}
 	}
-	return e.newCache(s).entries
+	return c.entries
 }
 
 // newCache takes the older of the two caches for script s.
@@ -441,29 +454,14 @@ func (e *evaluator) newCache(s *smtlib.Script) *scriptCache {
 	c := &e.caches[e.nextCache]
 	e.nextCache = (e.nextCache + 1) % len(e.caches)
 	c.s = s
-	n := s.NumSymbols()
-	if cap(c.entries) < n {
-		c.entries = make([]symEntry, n)
-	} else {
-		c.entries = c.entries[:n]
-		clear(c.entries)
-	}
+	c.entries = c.entries[:0]
 	c.consts = c.consts[:0]
 	return c
 }
 
 // constCacheFor returns the numeral cache of script s.
 func (e *evaluator) constCacheFor(s *smtlib.Script) []constEntry {
-	var c *scriptCache
-	for k := range e.caches {
-		if e.caches[k].s == s {
-			c = &e.caches[k]
-			break
-		}
-	}
-	if c == nil {
-		c = e.newCache(s)
-	}
+	c := e.cacheOf(s)
 	if n := s.NumConsts(); len(c.consts) < n {
 		if cap(c.consts) < n {
 			c.consts = make([]constEntry, n)

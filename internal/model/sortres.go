@@ -218,6 +218,14 @@ func (e *evaluator) modelFun(sym *symbol) *closure {
 		}
 	}
 	sym.mfun = fn
+	if len(fn.params) == 0 && fn.body != smtlib.NoTerm && len(s.Name(fn.body)) <= 100 {
+		switch s.Kind(fn.body) {
+		case smtlib.KindNumeral, smtlib.KindDecimal, smtlib.KindHex, smtlib.KindBinary:
+			// A constant whose value is a short literal, most of a model:
+			// its value at once, as a call would compute and keep it.
+			fn.memo, fn.memoSet = e.coerce(e.constant(s, fn.body), fn.result, fn.name), true
+		}
+	}
 	return fn
 }
 

@@ -289,7 +289,7 @@ func (v *validation) install() {
 			v.dups = append(v.dups, d.Name)
 			continue
 		}
-		sym.mdef = k
+		sym.mdef = int32(k)
 	}
 }
 

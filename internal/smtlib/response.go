@@ -62,13 +62,12 @@ type Response struct {
 	// compared; its Commands are the model's elements. It is nil for answers
 	// without terms, and term positions in it are positions in the stream.
 	Script *Script
-	Term   Term           // RespSExpr: the whole response
-	Values []ValuePair    // RespValues
-	Attrs  []Attribute    // RespInfo
-	Core   []string       // RespUnsatCore: the names, in order
-	Defs   []Definition   // RespModel: the functions, constants and sorts
-	errAt  Position       // RespGarbage: where the problem is
-	byName map[string]int // RespModel: index into Defs, first definition wins
+	Term   Term         // RespSExpr: the whole response
+	Values []ValuePair  // RespValues
+	Attrs  []Attribute  // RespInfo
+	Core   []string     // RespUnsatCore: the names, in order
+	Defs   []Definition // RespModel: the functions, constants and sorts
+	errAt  Position     // RespGarbage: where the problem is
 }
 
 // ValuePair is one (term value) of a get-value answer.
@@ -114,10 +113,14 @@ func (r Response) Status() string {
 	return ""
 }
 
-// Lookup returns the model's definition of name.
+// Lookup returns the model's first definition of name. It looks through
+// Defs: a validator keeps its own table, and building one here for every
+// model read would cost a model of many definitions more than its lookups.
 func (r Response) Lookup(name string) (Definition, bool) {
-	if i, ok := r.byName[name]; ok {
-		return r.Defs[i], true
+	for _, d := range r.Defs {
+		if d.Name == name {
+			return d, true
+		}
 	}
 	return Definition{}, false
 }
@@ -475,6 +478,16 @@ func isDelimiter(c byte) bool {
 func (rr *ResponseReader) scan(f *span) bool {
 	b := rr.buf[rr.pos:]
 	for ; f.i < len(b); f.i++ {
+		if f.mode == mList && f.st == lxNormal {
+			// Skip what cannot change the state: most of a list.
+			i := f.i
+			for i < len(b) && !listSpecial[b[i]] {
+				i++
+			}
+			if f.i = i; i == len(b) {
+				break
+			}
+		}
 		c := b[f.i]
 		switch f.mode {
 		case mList:
@@ -559,6 +572,10 @@ func (rr *ResponseReader) scan(f *span) bool {
 	}
 	return false
 }
+
+// listSpecial marks the bytes that change the state of a list outside
+// literals and comments.
+var listSpecial = [256]bool{'(': true, ')': true, '"': true, '|': true, ';': true}
 
 // scanErr advances an error message by one byte. The message ends at a
 // '"' followed by ')' and the end of the line; solvers print unescaped
@@ -1003,7 +1020,7 @@ func parseListAs(r Response, text []byte, kind ResponseKind, escapes bool) (Resp
 		ok = p.run(p.model)
 		if ok {
 			p.s.trim()
-			r.Defs, r.byName = definitions(p.s)
+			r.Defs = definitions(p.s)
 		}
 	case RespError:
 		ok = p.run(func() {
@@ -1145,7 +1162,7 @@ func (p *parser) modelElement() {
 }
 
 // definitions lists the functions, constants and sorts of a model.
-func definitions(s *Script) ([]Definition, map[string]int) {
+func definitions(s *Script) []Definition {
 	defs := make([]Definition, 0, len(s.Commands()))
 	params := func(list Term, named bool) []Param {
 		var out []Param
@@ -1187,9 +1204,5 @@ func definitions(s *Script) ([]Definition, map[string]int) {
 		}
 		defs = append(defs, d)
 	}
-	byName := make(map[string]int, len(defs))
-	for i := len(defs) - 1; i >= 0; i-- {
-		byName[defs[i].Name] = i
-	}
-	return defs, byName
+	return defs
 }
