@@ -59,11 +59,21 @@ func bvSigned(v value, w int) *big.Int {
 }
 
 func (e *evaluator) applyBV(f *frame, args []value) value {
-	name, idx, nidx, _ := ident(f.s, f.head)
+	// The operator's name and indices, read only where needed: most
+	// operators have no indices and most applications no error.
+	idx, nidx := smtlib.NoTerm, 0
+	switch f.op {
+	case opNat2BV, opExtract, opRepeat, opZeroExt, opSignExt, opRotL, opRotR:
+		_, idx, nidx, _ = ident(f.s, f.head)
+	}
+	opName := func() string {
+		name, _, _, _ := ident(f.s, f.head)
+		return name
+	}
 	switch f.op {
 	case opBV2Nat:
 		if args[0].k != vBV {
-			return e.sortErr(name, args[0])
+			return e.sortErr(opName(), args[0])
 		}
 		if args[0].b == nil && args[0].n >= 0 {
 			return intVal(args[0].n)
@@ -72,7 +82,7 @@ func (e *evaluator) applyBV(f *frame, args []value) value {
 	case opNat2BV:
 		w, ok := indexInt(f.s, idx, nidx, 0)
 		if !ok || args[0].k != vInt {
-			return undefVal(ReasonSortError, "bad "+name)
+			return undefVal(ReasonSortError, "bad "+opName())
 		}
 		m := new(big.Int).Lsh(big.NewInt(1), uint(min(w, maxWidth+1)))
 		if w > maxWidth {
@@ -82,7 +92,7 @@ func (e *evaluator) applyBV(f *frame, args []value) value {
 	}
 	for _, a := range args {
 		if a.k != vBV {
-			return e.sortErr(name, a)
+			return e.sortErr(opName(), a)
 		}
 	}
 	w := e.sorts.width(args[0].s)
@@ -125,7 +135,7 @@ func (e *evaluator) applyBV(f *frame, args []value) value {
 	case opZeroExt, opSignExt:
 		n, ok := indexInt(f.s, idx, nidx, 0)
 		if !ok {
-			return undefVal(ReasonSortError, "bad "+name)
+			return undefVal(ReasonSortError, "bad "+opName())
 		}
 		if f.op == opZeroExt {
 			return e.mkBV(bvUnsigned(args[0]), w+n)
@@ -134,7 +144,7 @@ func (e *evaluator) applyBV(f *frame, args []value) value {
 	case opRotL, opRotR:
 		n, ok := indexInt(f.s, idx, nidx, 0)
 		if !ok {
-			return undefVal(ReasonSortError, "bad "+name)
+			return undefVal(ReasonSortError, "bad "+opName())
 		}
 		n %= w
 		if f.op == opRotR {
@@ -147,7 +157,7 @@ func (e *evaluator) applyBV(f *frame, args []value) value {
 	}
 	for _, a := range args[1:] {
 		if e.sorts.width(a.s) != w {
-			return undefVal(ReasonSortError, fmt.Sprintf("%s applied to bit-vectors of widths %d and %d", name, w, e.sorts.width(a.s)))
+			return undefVal(ReasonSortError, fmt.Sprintf("%s applied to bit-vectors of widths %d and %d", opName(), w, e.sorts.width(a.s)))
 		}
 	}
 	if w <= 64 {
@@ -236,7 +246,7 @@ func (e *evaluator) applyBV(f *frame, args []value) value {
 		}
 		return e.mkBV64(0, 1)
 	}
-	return undefVal(ReasonUnsupported, "bit-vector operator "+name)
+	return undefVal(ReasonUnsupported, "bit-vector operator "+opName())
 }
 
 func udiv(x, y *big.Int, w int) *big.Int {

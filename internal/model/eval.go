@@ -77,6 +77,7 @@ type frame struct {
 type evaluator struct {
 	sorts    *sortTable
 	realNums bool // numerals are Real (logics with reals and no integers)
+	noInts   bool // the logic has no integers: quickInt is not tried
 	syms     map[string]*symbol
 	abs      map[string]*absVal
 	named    map[string]bool // the names of :named terms
@@ -217,7 +218,7 @@ func grow[T any](s []T, x T) []T {
 // pushTerm evaluates a leaf at once, or pushes a frame for t.
 func (e *evaluator) pushTerm(s *smtlib.Script, t smtlib.Term, envBase int32) bool {
 	if ci, ok := s.ConstIndex(t); ok {
-		if v, ok := e.smallNumeral(s, ci, t); ok {
+		if v, ok := e.smallConst(s, ci, t, true); ok {
 			e.vals = grow(e.vals, v)
 			return false
 		}
@@ -235,6 +236,9 @@ func (e *evaluator) pushTerm(s *smtlib.Script, t smtlib.Term, envBase int32) boo
 		e.push(undefVal(ReasonUnsupported, "string literal "+clip(s.Name(t), 40)+" (strings are not evaluated)"))
 		return false
 	case smtlib.KindApp:
+		if e.noInts {
+			break
+		}
 		if n, ok := e.quickInt(s, t, envBase, quickDepth); ok {
 			e.vals = grow(e.vals, intVal(n))
 			return false
@@ -377,10 +381,12 @@ type scriptCache struct {
 }
 
 // constEntry caches a numeral of the script that fits an int64 (most of
-// them: coefficients and bounds repeat), so that it is read once per
-// script rather than at each occurrence.
+// them: coefficients and bounds repeat) or a bit-vector literal of at
+// most 64 bits, so that it is read once per script rather than at each
+// occurrence.
 type constEntry struct {
-	state uint8 // 0 not yet read, 1 small (n), 2 anything else
+	state uint8  // 0 not yet read, 1 small numeral (n), 2 anything else, 3 small bit-vector (n, s)
+	s     sortID // the bit-vector's sort
 	n     int64
 }
 
@@ -476,6 +482,12 @@ func (e *evaluator) constCacheFor(s *smtlib.Script) []constEntry {
 // smallNumeral returns the value of constant ci of s if it is a numeral
 // that fits an int64 in a logic where numerals are Int.
 func (e *evaluator) smallNumeral(s *smtlib.Script, ci int, t smtlib.Term) (value, bool) {
+	return e.smallConst(s, ci, t, false)
+}
+
+// smallConst is smallNumeral, and with bvs also gives a bit-vector
+// literal of at most 64 bits.
+func (e *evaluator) smallConst(s *smtlib.Script, ci int, t smtlib.Term, bvs bool) (value, bool) {
 	if e.realNums {
 		return value{}, false
 	}
@@ -483,14 +495,22 @@ func (e *evaluator) smallNumeral(s *smtlib.Script, ci int, t smtlib.Term) (value
 	en := &cache[ci]
 	if en.state == 0 {
 		en.state = 2
-		if s.Kind(t) == smtlib.KindNumeral {
+		switch s.Kind(t) {
+		case smtlib.KindNumeral:
 			if n, err := strconv.ParseInt(s.Name(t), 10, 64); err == nil {
 				en.state, en.n = 1, n
 			}
+		case smtlib.KindHex, smtlib.KindBinary:
+			if v := e.constant(s, t); v.k == vBV && v.b == nil {
+				en.state, en.n, en.s = 3, v.n, v.s
+			}
 		}
 	}
-	if en.state == 1 {
+	switch {
+	case en.state == 1:
 		return intVal(en.n), true
+	case en.state == 3 && bvs:
+		return value{k: vBV, s: en.s, n: en.n}, true
 	}
 	return value{}, false
 }

@@ -330,6 +330,10 @@ func (v *validation) commands(c *chunk) error {
 		case smtlib.CmdSetLogic:
 			l := smtlib.ParseLogic(s.Name(s.CmdArg(cmd, 0)))
 			e.realNums = l.Known && l.Reals && !l.Ints
+			// quickInt only speeds up integer arithmetic: without integers
+			// in the logic it is not tried (the general path gives the same
+			// values).
+			e.noInts = l.Known && !l.Ints
 		case smtlib.CmdDeclareSort:
 			n := 0
 			if s.CmdNumArgs(cmd) > 1 {
