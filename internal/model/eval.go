@@ -415,9 +415,15 @@ func (e *evaluator) entry(s *smtlib.Script, t smtlib.Term) *symEntry {
 	if !ok {
 		return nil
 	}
-	cache := e.cacheFor(s)
+	var cache []symEntry
+	if e.caches[0].s == s {
+		cache = e.caches[0].entries
+	}
 	if idx >= len(cache) {
-		return nil
+		// Another script, or the cache not made yet.
+		if cache = e.cacheFor(s); idx >= len(cache) {
+			return nil
+		}
 	}
 	en := &cache[idx]
 	if !en.set || (en.sym == nil && en.gen != e.symGen) {
@@ -589,7 +595,7 @@ func (e *evaluator) constant(s *smtlib.Script, t smtlib.Term) value {
 		}
 		if len(text)-2 <= 16 {
 			// Most literals: read without math/big.
-			if x, err := strconv.ParseUint(text[2:], 16, 64); err == nil {
+			if x, ok := parseBits(text[2:], 4); ok {
 				return e.mkBV64(x, (len(text)-2)*4)
 			}
 		}
@@ -600,7 +606,7 @@ func (e *evaluator) constant(s *smtlib.Script, t smtlib.Term) value {
 			return undefVal(ReasonResource, "a bit-vector literal wider than the validator's limit")
 		}
 		if len(text)-2 <= 64 {
-			if x, err := strconv.ParseUint(text[2:], 2, 64); err == nil {
+			if x, ok := parseBits(text[2:], 1); ok {
 				return e.mkBV64(x, len(text)-2)
 			}
 		}
@@ -608,6 +614,34 @@ func (e *evaluator) constant(s *smtlib.Script, t smtlib.Term) value {
 		return e.mkBV(b, len(text)-2)
 	}
 	return undefVal(ReasonUnsupported, "constant "+clip(text, 40))
+}
+
+// parseBits reads the digits of a #x literal (bits 4) or a #b literal
+// (bits 1) of at most 64 bits; false for no digits or a bad one.
+func parseBits(digits string, bits uint) (uint64, bool) {
+	if len(digits) == 0 {
+		return 0, false
+	}
+	var x uint64
+	for i := 0; i < len(digits); i++ {
+		c := digits[i]
+		var d byte
+		switch {
+		case '0' <= c && c <= '9':
+			d = c - '0'
+		case 'a' <= c && c <= 'f':
+			d = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			d = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		if d>>bits != 0 {
+			return 0, false
+		}
+		x = x<<bits | uint64(d)
+	}
+	return x, true
 }
 
 // maxCalls bounds the nesting of calls (the benchmark's define-fun-rec).

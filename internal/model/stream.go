@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"os"
 
 	"github.com/smtarena/smtarena/internal/smtlib"
 )
@@ -49,27 +48,7 @@ type splitter struct {
 }
 
 func newSplitter(r io.Reader) *splitter {
-	return &splitter{r: r, line: 1, col: 1, size: inputSize(r)}
-}
-
-// inputSize is the number of bytes left in r where that is known (a file,
-// a bytes or strings reader), else -1.
-func inputSize(r io.Reader) int {
-	switch r := r.(type) {
-	case interface{ Len() int }:
-		return r.Len()
-	case *os.File:
-		fi, err := r.Stat()
-		if err != nil || !fi.Mode().IsRegular() {
-			return -1
-		}
-		off, err := r.Seek(0, io.SeekCurrent)
-		if err != nil {
-			return -1
-		}
-		return int(max(fi.Size()-off, 0))
-	}
-	return -1
+	return &splitter{r: r, line: 1, col: 1, size: smtlib.InputSize(r)}
 }
 
 // candidate returns, without consuming them, the bytes up to a probable

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 )
 
@@ -319,7 +320,15 @@ func (rr *ResponseReader) fill() bool {
 		rr.buf, rr.pos = rr.buf[:n], 0
 	}
 	if len(rr.buf) == cap(rr.buf) {
-		nb := make([]byte, len(rr.buf), max(2*cap(rr.buf), 64<<10))
+		n := max(2*cap(rr.buf), 64<<10)
+		if cap(rr.buf) == 0 {
+			// Most outputs are a few bytes: a buffer of their size (and
+			// room to see the end) where the reader tells it.
+			if size := InputSize(rr.r); size >= 0 && size < n-512 {
+				n = size + 512
+			}
+		}
+		nb := make([]byte, len(rr.buf), n)
 		copy(nb, rr.buf)
 		rr.buf = nb
 	}
@@ -336,6 +345,27 @@ func (rr *ResponseReader) fill() bool {
 	}
 	rr.err = io.ErrNoProgress
 	return false
+}
+
+// InputSize is the number of bytes left in r where that is known (a
+// regular file, a bytes or strings reader), else -1: what a reader of a
+// whole input sizes its buffer by.
+func InputSize(r io.Reader) int {
+	switch r := r.(type) {
+	case interface{ Len() int }:
+		return r.Len()
+	case *os.File:
+		fi, err := r.Stat()
+		if err != nil || !fi.Mode().IsRegular() {
+			return -1
+		}
+		off, err := r.Seek(0, io.SeekCurrent)
+		if err != nil {
+			return -1
+		}
+		return int(max(fi.Size()-off, 0))
+	}
+	return -1
 }
 
 // skipSpace skips white space and comments between responses. It reports
