@@ -1120,6 +1120,18 @@ func (p *parser) attribute() {
 // lenientTerm parses a term, or if it is not one, an s-expression: models
 // and values hold what SMT-LIB 2.6 terms cannot say, such as z3's lambda.
 func (p *parser) lenientTerm() {
+	switch p.tok.kind {
+	case tokNumeral, tokDecimal, tokHex, tokBinary, tokQuotedSymbol:
+		// An atom reads alike as a term and as an s-expression (most
+		// values of a model): no need to prepare for the second.
+		p.term()
+		return
+	case tokSymbol:
+		if !isReserved(p.tok.text) {
+			p.term()
+			return
+		}
+	}
 	off, tok, peekTok, peeked, depth := p.sc.off, p.tok, p.peekTok, p.peeked, p.depth
 	nv, nf, ne, nn, ns := len(p.vals), len(p.frames), len(p.errs), len(p.s.nodes), len(p.s.slots)
 	if p.run(p.term) {
