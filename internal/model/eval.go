@@ -451,14 +451,19 @@ func (e *evaluator) cacheOf(s *smtlib.Script) *scriptCache {
 func (e *evaluator) cacheFor(s *smtlib.Script) []symEntry {
 	c := e.cacheOf(s)
 	if n := s.NumSymbols(); len(c.entries) < n {
-		if cap(c.entries) < n {
-			c.entries = make([]symEntry, n)
-		} else {
-			c.entries = c.entries[:n]
-			clear(c.entries)
-		}
+		c.entries = zeroed(c.entries, n)
 	}
 	return c.entries
+}
+
+// zeroed returns n zero elements, in the array of s if it is large enough.
+func zeroed[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
 }
 
 // newCache takes the older of the two caches for script s.
@@ -475,12 +480,7 @@ func (e *evaluator) newCache(s *smtlib.Script) *scriptCache {
 func (e *evaluator) constCacheFor(s *smtlib.Script) []constEntry {
 	c := e.cacheOf(s)
 	if n := s.NumConsts(); len(c.consts) < n {
-		if cap(c.consts) < n {
-			c.consts = make([]constEntry, n)
-		} else {
-			c.consts = c.consts[:n]
-			clear(c.consts)
-		}
+		c.consts = zeroed(c.consts, n)
 	}
 	return c.consts
 }
