@@ -57,6 +57,18 @@ func newInterner() *interner {
 	return &interner{seed: maphash.MakeSeed(), table: make([]uint64, 64)}
 }
 
+// newInternerFor returns an interner with room for about n names (and a
+// few more), so that it need not grow on the way.
+func newInternerFor(n int) *interner {
+	n += 32
+	size := 64
+	for size < 2*n {
+		size *= 2
+	}
+	return &interner{seed: maphash.MakeSeed(), table: make([]uint64, size),
+		names: make([]string, 0, n), packed: make([]uint64, 0, n)}
+}
+
 // intern returns the index of b, adding it if it is new.
 func (in *interner) intern(b []byte) uint32 {
 	if len(b) <= 7 {

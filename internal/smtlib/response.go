@@ -900,6 +900,13 @@ func newRespParser(at Position, text []byte) *parser {
 		parens, atoms := estimate(text)
 		p.s.nodes = make([]node, 0, parens+1)
 		p.s.slots = make([]slot, 0, parens+atoms+1)
+		if n := bytes.Count(text, []byte("(define-fun ")); n > 64 {
+			// A model of many definitions has about as many names, and
+			// as many values if they are constants: tables of that size
+			// at once (bounded, for a model of few large definitions).
+			n = min(n, 1<<16)
+			p.s.symTab, p.s.constTab = newInternerFor(n), newInternerFor(n)
+		}
 	}
 	p.next()
 	return p
