@@ -893,7 +893,16 @@ func (p *parser) finish(floor int) bool {
 func estimate(src []byte) (parens, atoms int) {
 	parens = bytes.Count(src, []byte{'('})
 	prev := uint8(0)
-	for _, c := range src {
+	i := 0
+	for ; i+8 <= len(src); i += 8 {
+		// Eight bytes at a time: the lookups do not wait for each other.
+		b := src[i : i+8 : i+8]
+		c0, c1, c2, c3 := atomChar[b[0]], atomChar[b[1]], atomChar[b[2]], atomChar[b[3]]
+		c4, c5, c6, c7 := atomChar[b[4]], atomChar[b[5]], atomChar[b[6]], atomChar[b[7]]
+		atoms += int(c0&^prev + c1&^c0 + c2&^c1 + c3&^c2 + c4&^c3 + c5&^c4 + c6&^c5 + c7&^c6)
+		prev = c7
+	}
+	for _, c := range src[i:] {
 		cur := atomChar[c]
 		atoms += int(cur &^ prev)
 		prev = cur
