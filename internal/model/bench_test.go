@@ -318,3 +318,40 @@ func buildSmtarena(b *testing.B) string {
 	}
 	return bin
 }
+
+// BenchmarkValidateSharedFiles validates each shared sat QF_BV and QF_LRA
+// benchmark with z3's model of it on its own (Validate in process, files
+// read beforehand), for time and allocations per file: the files with big
+// models (QF_BV-10 and QF_BV-11) show the cost of reading and evaluating
+// them, the small ones the fixed cost of a validation.
+func BenchmarkValidateSharedFiles(b *testing.B) {
+	if _, err := exec.LookPath("z3"); err != nil {
+		testenv.Skipf(b, "needs z3: %v", err)
+	}
+	for _, logic := range []string{"QF_BV", "QF_LRA"} {
+		for k, it := range sharedItems(b, logic) {
+			src, err := os.ReadFile(it.bench)
+			if err != nil {
+				b.Fatal(err)
+			}
+			resp, err := os.ReadFile(it.resp)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Run(fmt.Sprintf("%s-%d", logic, k+1), func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(len(src) + len(resp)))
+				cpu0 := cpuTime()
+				for b.Loop() {
+					res, err := Validate(context.Background(), it.bench, bytes.NewReader(src), "z3", bytes.NewReader(resp), Options{})
+					if err != nil || res.Verdict != Valid {
+						b.Fatalf("%s: %s %v", it.bench, res, err)
+					}
+				}
+				// CPU time (garbage collection included) says more than the
+				// wall clock on a shared machine.
+				b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
+			})
+		}
+	}
+}

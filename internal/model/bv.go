@@ -59,17 +59,30 @@ func bvSigned(v value, w int) *big.Int {
 }
 
 func (e *evaluator) applyBV(f *frame, args []value) value {
-	name, idx, nidx, _ := ident(f.s, f.head)
+	// The operator's name and indices, read only where needed: most
+	// operators have no indices and most applications no error.
+	idx, nidx := smtlib.NoTerm, 0
+	switch f.op {
+	case opNat2BV, opExtract, opRepeat, opZeroExt, opSignExt, opRotL, opRotR:
+		_, idx, nidx, _ = ident(f.s, f.head)
+	}
+	opName := func() string {
+		name, _, _, _ := ident(f.s, f.head)
+		return name
+	}
 	switch f.op {
 	case opBV2Nat:
 		if args[0].k != vBV {
-			return e.sortErr(name, args[0])
+			return e.sortErr(opName(), args[0])
+		}
+		if args[0].b == nil && args[0].n >= 0 {
+			return intVal(args[0].n)
 		}
 		return bigIntVal(new(big.Int).Set(bvUnsigned(args[0])))
 	case opNat2BV:
 		w, ok := indexInt(f.s, idx, nidx, 0)
 		if !ok || args[0].k != vInt {
-			return undefVal(ReasonSortError, "bad "+name)
+			return undefVal(ReasonSortError, "bad "+opName())
 		}
 		m := new(big.Int).Lsh(big.NewInt(1), uint(min(w, maxWidth+1)))
 		if w > maxWidth {
@@ -79,10 +92,13 @@ func (e *evaluator) applyBV(f *frame, args []value) value {
 	}
 	for _, a := range args {
 		if a.k != vBV {
-			return e.sortErr(name, a)
+			return e.sortErr(opName(), a)
 		}
 	}
 	w := e.sorts.width(args[0].s)
+	if v, ok := e.bvShape64(f, args, w, idx, nidx); ok {
+		return v
+	}
 	switch f.op {
 	case opConcat:
 		acc := bvUnsigned(args[0])
@@ -119,7 +135,7 @@ func (e *evaluator) applyBV(f *frame, args []value) value {
 	case opZeroExt, opSignExt:
 		n, ok := indexInt(f.s, idx, nidx, 0)
 		if !ok {
-			return undefVal(ReasonSortError, "bad "+name)
+			return undefVal(ReasonSortError, "bad "+opName())
 		}
 		if f.op == opZeroExt {
 			return e.mkBV(bvUnsigned(args[0]), w+n)
@@ -128,7 +144,7 @@ func (e *evaluator) applyBV(f *frame, args []value) value {
 	case opRotL, opRotR:
 		n, ok := indexInt(f.s, idx, nidx, 0)
 		if !ok {
-			return undefVal(ReasonSortError, "bad "+name)
+			return undefVal(ReasonSortError, "bad "+opName())
 		}
 		n %= w
 		if f.op == opRotR {
@@ -141,7 +157,7 @@ func (e *evaluator) applyBV(f *frame, args []value) value {
 	}
 	for _, a := range args[1:] {
 		if e.sorts.width(a.s) != w {
-			return undefVal(ReasonSortError, fmt.Sprintf("%s applied to bit-vectors of widths %d and %d", name, w, e.sorts.width(a.s)))
+			return undefVal(ReasonSortError, fmt.Sprintf("%s applied to bit-vectors of widths %d and %d", opName(), w, e.sorts.width(a.s)))
 		}
 	}
 	if w <= 64 {
@@ -230,7 +246,7 @@ func (e *evaluator) applyBV(f *frame, args []value) value {
 		}
 		return e.mkBV64(0, 1)
 	}
-	return undefVal(ReasonUnsupported, "bit-vector operator "+name)
+	return undefVal(ReasonUnsupported, "bit-vector operator "+opName())
 }
 
 func udiv(x, y *big.Int, w int) *big.Int {
@@ -292,6 +308,67 @@ func signedDiv(op opcode, s, t *big.Int, w int) *big.Int {
 		return new(big.Int).Mod(new(big.Int).Add(u, t), m)
 	}
 	return neg(u)
+}
+
+// bvShape64 computes concat, extract, repeat, the extensions and the
+// rotations without big.Int when the operand and the result are at most
+// 64 bits wide; false for anything else (left to the general path, which
+// also reports bad indices).
+func (e *evaluator) bvShape64(f *frame, args []value, w int, idx smtlib.Term, nidx int) (value, bool) {
+	if w > 64 {
+		return value{}, false
+	}
+	x := uint64(args[0].n)
+	switch f.op {
+	case opConcat:
+		tw := w
+		for _, a := range args[1:] {
+			aw := e.sorts.width(a.s)
+			if tw+aw > 64 {
+				return value{}, false
+			}
+			x = x<<uint(aw) | uint64(a.n)
+			tw += aw
+		}
+		return e.mkBV64(x, tw), true
+	case opExtract:
+		hi, ok1 := indexInt(f.s, idx, nidx, 0)
+		lo, ok2 := indexInt(f.s, idx, nidx, 1)
+		if !ok1 || !ok2 || nidx != 2 || hi < lo || hi >= w {
+			return value{}, false
+		}
+		return e.mkBV64(x>>uint(lo), hi-lo+1), true
+	case opRepeat:
+		n, ok := indexInt(f.s, idx, nidx, 0)
+		if !ok || n < 1 || n > 64 || n*w > 64 {
+			return value{}, false
+		}
+		var acc uint64
+		for range n {
+			acc = acc<<uint(w) | x
+		}
+		return e.mkBV64(acc, n*w), true
+	case opZeroExt, opSignExt:
+		n, ok := indexInt(f.s, idx, nidx, 0)
+		if !ok || n > 64 || w+n > 64 {
+			return value{}, false
+		}
+		if f.op == opSignExt {
+			x = uint64(int64(x<<(64-uint(w))) >> (64 - uint(w)))
+		}
+		return e.mkBV64(x, w+n), true
+	case opRotL, opRotR:
+		n, ok := indexInt(f.s, idx, nidx, 0)
+		if !ok {
+			return value{}, false
+		}
+		n %= w
+		if f.op == opRotR {
+			n = (w - n) % w
+		}
+		return e.mkBV64(x<<uint(n)|x>>uint(w-n), w), true
+	}
+	return value{}, false
 }
 
 // bv64 computes the common operators on widths up to 64 without big.Int.
@@ -371,8 +448,83 @@ func (e *evaluator) bv64(op opcode, args []value, w int) (value, bool) {
 			y = uint64(w - 1)
 		}
 		return e.mkBV64(uint64(sx>>y), w), true
+	case opBVNand:
+		return e.mkBV64(^(x & y), w), true
+	case opBVNor:
+		return e.mkBV64(^(x | y), w), true
+	case opBVXnor:
+		return e.mkBV64(^(x ^ y), w), true
+	case opBVComp:
+		if x == y {
+			return e.mkBV64(1, 1), true
+		}
+		return e.mkBV64(0, 1), true
+	case opBVSdiv, opBVSrem, opBVSmod:
+		return e.mkBV64(signedDiv64(op, x, y, w), w), true
 	}
 	return value{}, false
+}
+
+// signedDiv64 is signedDiv on widths up to 64: bvsdiv, bvsrem and bvsmod
+// as SMT-LIB defines them through bvudiv and bvurem, modulo 2^w.
+func signedDiv64(op opcode, s, t uint64, w int) uint64 {
+	m := ^uint64(0)
+	if w < 64 {
+		m = 1<<uint(w) - 1
+	}
+	neg := func(x uint64) uint64 { return -x & m }
+	udiv := func(x, y uint64) uint64 {
+		if y == 0 {
+			return m
+		}
+		return x / y
+	}
+	urem := func(x, y uint64) uint64 {
+		if y == 0 {
+			return x
+		}
+		return x % y
+	}
+	ns, nt := s>>uint(w-1)&1 == 1, t>>uint(w-1)&1 == 1
+	switch op {
+	case opBVSdiv:
+		switch {
+		case !ns && !nt:
+			return udiv(s, t)
+		case ns && !nt:
+			return neg(udiv(neg(s), t))
+		case !ns && nt:
+			return neg(udiv(s, neg(t)))
+		}
+		return udiv(neg(s), neg(t))
+	case opBVSrem:
+		switch {
+		case !ns && !nt:
+			return urem(s, t)
+		case ns && !nt:
+			return neg(urem(neg(s), t))
+		case !ns && nt:
+			return urem(s, neg(t))
+		}
+		return neg(urem(neg(s), neg(t)))
+	}
+	as, at := s, t
+	if ns {
+		as = neg(s)
+	}
+	if nt {
+		at = neg(t)
+	}
+	u := urem(as, at)
+	switch {
+	case u == 0 || (!ns && !nt):
+		return u
+	case ns && !nt:
+		return (neg(u) + t) & m
+	case !ns && nt:
+		return (u + t) & m
+	}
+	return neg(u)
 }
 
 var _ = smtlib.NoTerm

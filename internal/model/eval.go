@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/big"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -19,31 +20,30 @@ type closure struct {
 	s      *smtlib.Script
 	params []string
 	psorts []sortID
-	result sortID
-	body   smtlib.Term
-	model  bool // the body is the model's
-	rec    bool // define-fun-rec: may call itself
-	active int
 	// An applied closure with no parameters is evaluated once.
 	memo    value
+	result  sortID
+	body    smtlib.Term
+	active  int32
+	model   bool // the body is the model's
+	rec     bool // define-fun-rec: may call itself
 	memoSet bool
 }
 
 // symbol is a function symbol of the benchmark or the model.
 type symbol struct {
 	name     string
-	declared bool // declare-fun or declare-const in the benchmark
-	pos      string
 	params   []sortID
-	result   sortID
 	bdef     *closure // the benchmark's define-fun
-	mdef     int      // index of the model's definition in Defs, -1 if none
 	mfun     *closure // the model's definition, once resolved
-	mres     bool     // mfun resolved (or its problem reported)
 	abstract *absVal  // a model's declare-fun of an abstract value
-	adecl    smtlib.Term
 	ctor     *ctorInfo
 	sel      *selInfo
+	result   sortID
+	adecl    smtlib.Term
+	mdef     int32 // index of the model's definition in Defs, -1 if none
+	declared bool  // declare-fun or declare-const in the benchmark
+	mres     bool  // mfun resolved (or its problem reported)
 	used     bool
 }
 
@@ -77,6 +77,7 @@ type frame struct {
 type evaluator struct {
 	sorts    *sortTable
 	realNums bool // numerals are Real (logics with reals and no integers)
+	noInts   bool // the logic has no integers: quickInt is not tried
 	syms     map[string]*symbol
 	abs      map[string]*absVal
 	named    map[string]bool // the names of :named terms
@@ -102,6 +103,39 @@ type evaluator struct {
 	// sortProblem is the first model definition whose sorts do not match
 	// the benchmark's declaration.
 	sortProblem *Result
+
+	// Symbols and the model's closures are allocated in blocks: a model
+	// of a thousand constants has a thousand of each.
+	symBlock     []symbol
+	closureBlock []closure
+	blockHint    int // the first blocks' size: the model's definitions
+}
+
+// newSymbol returns a new symbol from the current block.
+func (e *evaluator) newSymbol() *symbol {
+	if len(e.symBlock) == cap(e.symBlock) {
+		e.symBlock = make([]symbol, 0, blockSize(cap(e.symBlock), e.blockHint))
+	}
+	e.symBlock = append(e.symBlock, symbol{})
+	return &e.symBlock[len(e.symBlock)-1]
+}
+
+// newClosure returns a new closure from the current block.
+func (e *evaluator) newClosure() *closure {
+	if len(e.closureBlock) == cap(e.closureBlock) {
+		e.closureBlock = make([]closure, 0, blockSize(cap(e.closureBlock), e.blockHint))
+	}
+	e.closureBlock = append(e.closureBlock, closure{})
+	return &e.closureBlock[len(e.closureBlock)-1]
+}
+
+// blockSize is the size of the block after one of size last: the hint
+// first, then doubling, from 8 to 1024.
+func blockSize(last, hint int) int {
+	if last == 0 {
+		return min(max(hint, 8), 1024)
+	}
+	return min(2*last, 1024)
 }
 
 func newEvaluator(ctx context.Context) *evaluator {
@@ -169,35 +203,48 @@ func (e *evaluator) eval(s *smtlib.Script, t smtlib.Term, envBase int) value {
 	return v
 }
 
-func (e *evaluator) push(v value) { e.vals = append(e.vals, v) }
+func (e *evaluator) push(v value) { e.vals = grow(e.vals, v) }
+
+// grow appends x to s, doubling the capacity when s is full (append alone
+// grows a long stack by a quarter at a time, allocating about five times
+// its final size on the way).
+func grow[T any](s []T, x T) []T {
+	if len(s) == cap(s) {
+		s = slices.Grow(s, max(len(s), 8))
+	}
+	return append(s, x)
+}
 
 // pushTerm evaluates a leaf at once, or pushes a frame for t.
 func (e *evaluator) pushTerm(s *smtlib.Script, t smtlib.Term, envBase int32) bool {
 	if ci, ok := s.ConstIndex(t); ok {
-		if v, ok := e.smallNumeral(s, ci, t); ok {
-			e.vals = append(e.vals, v)
+		if v, ok := e.smallConst(s, ci, t, true); ok {
+			e.vals = grow(e.vals, v)
 			return false
 		}
 	}
 	switch s.Kind(t) {
 	case smtlib.KindSymbol:
 		if v, ok := e.leafSymbol(s, t, envBase); ok {
-			e.vals = append(e.vals, v)
+			e.vals = grow(e.vals, v)
 			return false
 		}
 	case smtlib.KindNumeral, smtlib.KindDecimal, smtlib.KindHex, smtlib.KindBinary:
-		e.vals = append(e.vals, e.constant(s, t))
+		e.vals = grow(e.vals, e.constant(s, t))
 		return false
 	case smtlib.KindString:
 		e.push(undefVal(ReasonUnsupported, "string literal "+clip(s.Name(t), 40)+" (strings are not evaluated)"))
 		return false
 	case smtlib.KindApp:
+		if e.noInts {
+			break
+		}
 		if n, ok := e.quickInt(s, t, envBase, quickDepth); ok {
-			e.vals = append(e.vals, intVal(n))
+			e.vals = grow(e.vals, intVal(n))
 			return false
 		}
 	}
-	e.frames = append(e.frames, frame{s: s, t: t, vbase: int32(len(e.vals)), envBase: envBase, head: smtlib.NoTerm})
+	e.frames = grow(e.frames, frame{s: s, t: t, vbase: int32(len(e.vals)), envBase: envBase, head: smtlib.NoTerm})
 	return true
 }
 
@@ -231,7 +278,7 @@ func (e *evaluator) quickInt(s *smtlib.Script, t smtlib.Term, envBase int32, dep
 		return 0, false
 	}
 	info := en.op
-	if info.indexed || n < info.min || (info.max >= 0 && n > info.max) {
+	if info.indexed || n < int(info.min) || (info.max >= 0 && n > int(info.max)) {
 		return 0, false
 	}
 	op := info.code
@@ -287,7 +334,7 @@ func (e *evaluator) leafSymbol(s *smtlib.Script, t smtlib.Term, envBase int32) (
 	}
 	if sym := en.sym; sym != nil {
 		if en.mset && en.mgen == e.defGen {
-			return en.mval, true
+			return en.val, true
 		}
 		sym.used = true
 		if sym.bdef != nil && len(sym.bdef.params) == 0 && sym.bdef.memoSet {
@@ -296,16 +343,16 @@ func (e *evaluator) leafSymbol(s *smtlib.Script, t smtlib.Term, envBase int32) (
 		if sym.mfun != nil && len(sym.mfun.params) == 0 && sym.mfun.memoSet {
 			// A constant's value, once computed, does not change: kept
 			// in the entry until the benchmark defines a function.
-			en.mval, en.mset, en.mgen = sym.mfun.memo, true, e.defGen
+			en.val, en.mset, en.mgen = sym.mfun.memo, true, e.defGen
 			return sym.mfun.memo, true
 		}
 		return value{}, false
 	}
 	if !en.kset {
-		en.kval, en.kok = e.theoryConstant(s.Name(t), s)
+		en.val, en.kok = e.theoryConstant(s.Name(t), s)
 		en.kset = true
 	}
-	return en.kval, en.kok
+	return en.val, en.kok
 }
 
 func (e *evaluator) theoryConstant(name string, s *smtlib.Script) (value, bool) {
@@ -334,28 +381,30 @@ type scriptCache struct {
 }
 
 // constEntry caches a numeral of the script that fits an int64 (most of
-// them: coefficients and bounds repeat), so that it is read once per
-// script rather than at each occurrence.
+// them: coefficients and bounds repeat) or a bit-vector literal of at
+// most 64 bits, so that it is read once per script rather than at each
+// occurrence.
 type constEntry struct {
-	state uint8 // 0 not yet read, 1 small (n), 2 anything else
+	state uint8  // 0 not yet read, 1 small numeral (n), 2 anything else, 3 small bit-vector (n, s)
+	s     sortID // the bit-vector's sort
 	n     int64
 }
 
 // symEntry caches what a symbol of the script being evaluated names: its
 // function symbol (nil: none when gen was current) and theory operator.
 type symEntry struct {
-	set  bool
-	kset bool // kval, kok: the theory constant it names, if no symbol
-	kok  bool
-	gen  uint32
-	sym  *symbol
+	sym *symbol
+	// val is, without a symbol, the theory constant it names (when kset,
+	// if kok); with one, the value of the model's constant sym, cached
+	// while mgen is the evaluator's defGen (when mset).
+	val  value
 	op   opInfo
-	kval value
-	// mval: the value of the model's constant sym, cached while mgen is
-	// the evaluator's defGen.
-	mset bool
+	gen  uint32
 	mgen uint32
-	mval value
+	set  bool
+	kset bool
+	kok  bool
+	mset bool
 }
 
 // entry returns the cache entry of symbol t of script s, nil if t is not a
@@ -366,9 +415,15 @@ func (e *evaluator) entry(s *smtlib.Script, t smtlib.Term) *symEntry {
 	if !ok {
 		return nil
 	}
-	cache := e.cacheFor(s)
+	var cache []symEntry
+	if e.caches[0].s == s {
+		cache = e.caches[0].entries
+	}
 	if idx >= len(cache) {
-		return nil
+		// Another script, or the cache not made yet.
+		if cache = e.cacheFor(s); idx >= len(cache) {
+			return nil
+		}
 	}
 	en := &cache[idx]
 	if !en.set || (en.sym == nil && en.gen != e.symGen) {
@@ -379,18 +434,36 @@ func (e *evaluator) entry(s *smtlib.Script, t smtlib.Term) *symEntry {
 	return en
 }
 
-// cacheFor returns the symbol cache of script s. Two scripts alternate
-// (a chunk of the benchmark and the model), so two caches are kept.
-func (e *evaluator) cacheFor(s *smtlib.Script) []symEntry {
+// cacheOf returns the caches of script s. Two scripts alternate (a chunk
+// of the benchmark and the model), so two are kept.
+func (e *evaluator) cacheOf(s *smtlib.Script) *scriptCache {
 	if e.caches[0].s == s {
-		return e.caches[0].entries
+		return &e.caches[0]
 	}
-	for k := range e.caches {
-		if e.caches[k].s == s {
-			return e.caches[k].entries
-		}
+	if e.caches[1].s == s {
+		return &e.caches[1]
 	}
-	return e.newCache(s).entries
+	return e.newCache(s)
+}
+
+// cacheFor returns the symbol cache of script s, made on first use (a
+// model of constants is evaluated without looking up a symbol).
+func (e *evaluator) cacheFor(s *smtlib.Script) []symEntry {
+	c := e.cacheOf(s)
+	if n := s.NumSymbols(); len(c.entries) < n {
+		c.entries = zeroed(c.entries, n)
+	}
+	return c.entries
+}
+
+// zeroed returns n zero elements, in the array of s if it is large enough.
+func zeroed[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
 }
 
 // newCache takes the older of the two caches for script s.
@@ -398,36 +471,16 @@ func (e *evaluator) newCache(s *smtlib.Script) *scriptCache {
 	c := &e.caches[e.nextCache]
 	e.nextCache = (e.nextCache + 1) % len(e.caches)
 	c.s = s
-	n := s.NumSymbols()
-	if cap(c.entries) < n {
-		c.entries = make([]symEntry, n)
-	} else {
-		c.entries = c.entries[:n]
-		clear(c.entries)
-	}
+	c.entries = c.entries[:0]
 	c.consts = c.consts[:0]
 	return c
 }
 
 // constCacheFor returns the numeral cache of script s.
 func (e *evaluator) constCacheFor(s *smtlib.Script) []constEntry {
-	var c *scriptCache
-	for k := range e.caches {
-		if e.caches[k].s == s {
-			c = &e.caches[k]
-			break
-		}
-	}
-	if c == nil {
-		c = e.newCache(s)
-	}
+	c := e.cacheOf(s)
 	if n := s.NumConsts(); len(c.consts) < n {
-		if cap(c.consts) < n {
-			c.consts = make([]constEntry, n)
-		} else {
-			c.consts = c.consts[:n]
-			clear(c.consts)
-		}
+		c.consts = zeroed(c.consts, n)
 	}
 	return c.consts
 }
@@ -435,6 +488,12 @@ func (e *evaluator) constCacheFor(s *smtlib.Script) []constEntry {
 // smallNumeral returns the value of constant ci of s if it is a numeral
 // that fits an int64 in a logic where numerals are Int.
 func (e *evaluator) smallNumeral(s *smtlib.Script, ci int, t smtlib.Term) (value, bool) {
+	return e.smallConst(s, ci, t, false)
+}
+
+// smallConst is smallNumeral, and with bvs also gives a bit-vector
+// literal of at most 64 bits.
+func (e *evaluator) smallConst(s *smtlib.Script, ci int, t smtlib.Term, bvs bool) (value, bool) {
 	if e.realNums {
 		return value{}, false
 	}
@@ -442,14 +501,22 @@ func (e *evaluator) smallNumeral(s *smtlib.Script, ci int, t smtlib.Term) (value
 	en := &cache[ci]
 	if en.state == 0 {
 		en.state = 2
-		if s.Kind(t) == smtlib.KindNumeral {
+		switch s.Kind(t) {
+		case smtlib.KindNumeral:
 			if n, err := strconv.ParseInt(s.Name(t), 10, 64); err == nil {
 				en.state, en.n = 1, n
 			}
+		case smtlib.KindHex, smtlib.KindBinary:
+			if v := e.constant(s, t); v.k == vBV && v.b == nil {
+				en.state, en.n, en.s = 3, v.n, v.s
+			}
 		}
 	}
-	if en.state == 1 {
+	switch {
+	case en.state == 1:
 		return intVal(en.n), true
+	case en.state == 3 && bvs:
+		return value{k: vBV, s: en.s, n: en.n}, true
 	}
 	return value{}, false
 }
@@ -526,16 +593,55 @@ func (e *evaluator) constant(s *smtlib.Script, t smtlib.Term) value {
 		if (len(text)-2)*4 > maxWidth {
 			return undefVal(ReasonResource, "a bit-vector literal wider than the validator's limit")
 		}
+		if len(text)-2 <= 16 {
+			// Most literals: read without math/big.
+			if x, ok := parseBits(text[2:], 4); ok {
+				return e.mkBV64(x, (len(text)-2)*4)
+			}
+		}
 		b, _ := new(big.Int).SetString(text[2:], 16)
 		return e.mkBV(b, (len(text)-2)*4)
 	case smtlib.KindBinary:
 		if len(text)-2 > maxWidth {
 			return undefVal(ReasonResource, "a bit-vector literal wider than the validator's limit")
 		}
+		if len(text)-2 <= 64 {
+			if x, ok := parseBits(text[2:], 1); ok {
+				return e.mkBV64(x, len(text)-2)
+			}
+		}
 		b, _ := new(big.Int).SetString(text[2:], 2)
 		return e.mkBV(b, len(text)-2)
 	}
 	return undefVal(ReasonUnsupported, "constant "+clip(text, 40))
+}
+
+// parseBits reads the digits of a #x literal (bits 4) or a #b literal
+// (bits 1) of at most 64 bits; false for no digits or a bad one.
+func parseBits(digits string, bits uint) (uint64, bool) {
+	if len(digits) == 0 {
+		return 0, false
+	}
+	var x uint64
+	for i := 0; i < len(digits); i++ {
+		c := digits[i]
+		var d byte
+		switch {
+		case '0' <= c && c <= '9':
+			d = c - '0'
+		case 'a' <= c && c <= 'f':
+			d = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			d = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		if d>>bits != 0 {
+			return 0, false
+		}
+		x = x<<bits | uint64(d)
+	}
+	return x, true
 }
 
 // maxCalls bounds the nesting of calls (the benchmark's define-fun-rec).
@@ -999,7 +1105,16 @@ func (e *evaluator) resumeJunction(i int) {
 	}
 	if f.state < f.nargs {
 		f.state++
-		e.pushTerm(f.s, f.first+smtlib.Term(f.state-1), f.envBase)
+		t := f.first + smtlib.Term(f.state-1)
+		if f.state == f.nargs && f.pend == nil && e.boolApp(f.s, t) {
+			// Every other operand is neutral, and the last is Boolean or
+			// undefined: its value is the junction's. It is evaluated in
+			// the junction's place, so that a chain (and a (and b (and c
+			// ...))) takes no stack.
+			e.replace(f.s, t)
+			return
+		}
+		e.pushTerm(f.s, t, f.envBase)
 		return
 	}
 	if f.pend != nil {
@@ -1007,6 +1122,24 @@ func (e *evaluator) resumeJunction(i int) {
 		return
 	}
 	e.pop(boolVal(!decide))
+}
+
+// boolApp reports whether t is an application of a core operator whose
+// value is a Boolean or undefined, never anything else: and, or, =>, not,
+// xor, = and distinct.
+func (e *evaluator) boolApp(s *smtlib.Script, t smtlib.Term) bool {
+	if s.Kind(t) != smtlib.KindApp {
+		return false
+	}
+	en := e.entry(s, s.Head(t))
+	if en == nil {
+		return false
+	}
+	switch en.op.code {
+	case opAnd, opOr, opImplies, opNot, opXor, opEq, opDistinct:
+		return true
+	}
+	return false
 }
 
 func (e *evaluator) resumeIte(i int) {

@@ -90,8 +90,8 @@ const (
 type opInfo struct {
 	code    opcode
 	indexed bool
-	min     int // fewest arguments
-	max     int // most arguments, -1 for any
+	min     int16 // fewest arguments
+	max     int16 // most arguments, -1 for any
 }
 
 var opByName = map[string]opInfo{
@@ -177,7 +177,7 @@ func (e *evaluator) startApp(i int) {
 	// function, found in the script's symbol cache.
 	if en := e.entry(s, f.head); en != nil {
 		if info := en.op; info.code != opNone && !info.indexed {
-			if int(f.nargs) >= info.min && (info.max < 0 || int(f.nargs) <= info.max) {
+			if f.nargs >= int32(info.min) && (info.max < 0 || f.nargs <= int32(info.max)) {
 				f.op = info.code
 				f.neg = f.op == opImplies
 				e.resume(i)
@@ -209,7 +209,7 @@ func (e *evaluator) startApp(i int) {
 	}
 	plain := s.Kind(f.head) == smtlib.KindSymbol
 	if info, ok := e.lookupOp(s, f.head, name, plain); ok && info.indexed == (nidx > 0) {
-		if int(f.nargs) < info.min || (info.max >= 0 && int(f.nargs) > info.max) {
+		if f.nargs < int32(info.min) || (info.max >= 0 && f.nargs > int32(info.max)) {
 			e.pop(undefVal(ReasonSortError, fmt.Sprintf("%s applied to %d arguments", name, f.nargs)))
 			return
 		}
@@ -686,6 +686,11 @@ func (e *evaluator) partialDef(op opcode) *closure {
 func (e *evaluator) lookupOp(s *smtlib.Script, head smtlib.Term, name string, plain bool) (opInfo, bool) {
 	if plain {
 		if en := e.entry(s, head); en != nil {
+			return en.op, en.op.code != opNone
+		}
+	} else if s.Kind(head) == smtlib.KindIndexed {
+		// (_ extract 7 0): the entry of the symbol extract.
+		if en := e.entry(s, s.Head(head)); en != nil {
 			return en.op, en.op.code != opNone
 		}
 	}

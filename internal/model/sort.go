@@ -47,6 +47,9 @@ type sortTable struct {
 	infos []sortInfo
 	byKey map[string]sortID
 	bvs   map[int]sortID // bit-vector sorts by width, without building keys
+	// bv64 holds the sorts of widths up to 64 once made (noSort before):
+	// every bit-vector value is given one.
+	bv64 [65]sortID
 }
 
 func newSortTable() *sortTable {
@@ -82,11 +85,17 @@ func (t *sortTable) String(id sortID) string {
 const maxWidth = 1 << 24
 
 func (t *sortTable) bv(w int) sortID {
+	if w >= 0 && w < len(t.bv64) && t.bv64[w] != noSort {
+		return t.bv64[w]
+	}
 	if id, ok := t.bvs[w]; ok {
 		return id
 	}
 	id := t.intern(sortInfo{kind: skBV, w: w, key: "(_ BitVec " + strconv.Itoa(w) + ")"})
 	t.bvs[w] = id
+	if w >= 0 && w < len(t.bv64) {
+		t.bv64[w] = id
+	}
 	return id
 }
 

@@ -175,7 +175,8 @@ func (e *evaluator) modelFun(sym *symbol) *closure {
 	s := e.model.Script
 	// A model's definitions may not recurse (define-fun-rec included): a
 	// definition that reaches itself is cyclic, never looped on.
-	fn := &closure{name: sym.name, s: s, body: d.Body, model: true}
+	fn := e.newClosure()
+	*fn = closure{name: sym.name, s: s, body: d.Body, model: true}
 	bad := func(format string, args ...any) *closure {
 		msg := fmt.Sprintf(format, args...)
 		fn.body = smtlib.NoTerm
@@ -217,6 +218,14 @@ func (e *evaluator) modelFun(sym *symbol) *closure {
 		}
 	}
 	sym.mfun = fn
+	if len(fn.params) == 0 && fn.body != smtlib.NoTerm && len(s.Name(fn.body)) <= 100 {
+		switch s.Kind(fn.body) {
+		case smtlib.KindNumeral, smtlib.KindDecimal, smtlib.KindHex, smtlib.KindBinary:
+			// A constant whose value is a short literal, most of a model:
+			// its value at once, as a call would compute and keep it.
+			fn.memo, fn.memoSet = e.coerce(e.constant(s, fn.body), fn.result, fn.name), true
+		}
+	}
 	return fn
 }
 

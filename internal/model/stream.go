@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"os"
 
 	"github.com/smtarena/smtarena/internal/smtlib"
 )
@@ -41,34 +40,15 @@ type splitter struct {
 	depth   int
 	state   byte // 0, '"' in a string, '|' in a quoted symbol, ';' in a comment
 	eof     bool
-	size    int // the input's size where known, else -1
+	size    int  // the input's size where known, else -1
+	whole   bool // buf was made for all of the input (size is known)
 	base    int
 	line    int
 	col     int
 }
 
 func newSplitter(r io.Reader) *splitter {
-	return &splitter{r: r, line: 1, col: 1, size: inputSize(r)}
-}
-
-// inputSize is the number of bytes left in r where that is known (a file,
-// a bytes or strings reader), else -1.
-func inputSize(r io.Reader) int {
-	switch r := r.(type) {
-	case interface{ Len() int }:
-		return r.Len()
-	case *os.File:
-		fi, err := r.Stat()
-		if err != nil || !fi.Mode().IsRegular() {
-			return -1
-		}
-		off, err := r.Seek(0, io.SeekCurrent)
-		if err != nil {
-			return -1
-		}
-		return int(max(fi.Size()-off, 0))
-	}
-	return -1
+	return &splitter{r: r, line: 1, col: 1, size: smtlib.InputSize(r)}
 }
 
 // candidate returns, without consuming them, the bytes up to a probable
@@ -158,10 +138,13 @@ func (sp *splitter) take() (data []byte, base, line, col int, err error) {
 // so that a small benchmark (most are a few KB) costs a small buffer: a
 // validation is often a whole process of a few milliseconds.
 func (sp *splitter) fill() error {
-	if cap(sp.buf)-len(sp.buf) < 64<<10 {
+	if room := cap(sp.buf) - len(sp.buf); room == 0 || (room < 64<<10 && !sp.whole) {
 		n := max(2*cap(sp.buf), 128<<10)
+		sp.whole = false
 		if cap(sp.buf) == 0 && sp.size >= 0 && sp.size < chunkSize {
-			n = sp.size + 64<<10 + 1 // all of it, and room to see the end
+			// All of it, and room to see the end (or that it grew).
+			n = sp.size + 1<<10
+			sp.whole = true
 		}
 		nb := make([]byte, len(sp.buf), n)
 		copy(nb, sp.buf)

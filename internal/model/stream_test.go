@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/smtarena/smtarena/internal/smtlib"
 )
 
 // TestReadPaths: a small benchmark is judged alike whether its size is
@@ -34,8 +36,8 @@ func TestReadPaths(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer f.Close()
-			if got := inputSize(f); got != len(tt.bench) {
-				t.Errorf("inputSize(file) = %d, want %d", got, len(tt.bench))
+			if got := smtlib.InputSize(f); got != len(tt.bench) {
+				t.Errorf("InputSize(file) = %d, want %d", got, len(tt.bench))
 			}
 			readers := map[string]io.Reader{
 				"file":    f,

@@ -54,6 +54,12 @@ func (v *validation) run(bench io.Reader, respName string, resp io.Reader) (Resu
 		return *res, err
 	}
 	v.e.model = model
+	if n := len(model.Defs); n > 8 {
+		// The benchmark declares about as many symbols as the model
+		// defines: room for both at once.
+		v.e.syms = make(map[string]*symbol, n+n/8)
+		v.e.blockHint = n + 8
+	}
 	v.install()
 	sp := newSplitter(bench)
 	next := func() (*chunk, error) { return v.nextChunk(sp) }
@@ -283,14 +289,15 @@ func (v *validation) install() {
 			v.dups = append(v.dups, d.Name)
 			continue
 		}
-		sym.mdef = k
+		sym.mdef = int32(k)
 	}
 }
 
 func (v *validation) sym(name string) *symbol {
 	sym := v.e.syms[name]
 	if sym == nil {
-		sym = &symbol{name: name, mdef: -1}
+		sym = v.e.newSymbol()
+		*sym = symbol{name: name, mdef: -1}
 		v.e.syms[name] = sym
 		v.e.symGen++ // a cached absence is stale
 	}
@@ -323,6 +330,10 @@ func (v *validation) commands(c *chunk) error {
 		case smtlib.CmdSetLogic:
 			l := smtlib.ParseLogic(s.Name(s.CmdArg(cmd, 0)))
 			e.realNums = l.Known && l.Reals && !l.Ints
+			// quickInt only speeds up integer arithmetic: without integers
+			// in the logic it is not tried (the general path gives the same
+			// values).
+			e.noInts = l.Known && !l.Ints
 		case smtlib.CmdDeclareSort:
 			n := 0
 			if s.CmdNumArgs(cmd) > 1 {
@@ -339,7 +350,7 @@ func (v *validation) commands(c *chunk) error {
 		case smtlib.CmdDeclareFun, smtlib.CmdDeclareConst:
 			name := s.Name(s.CmdArg(cmd, 0))
 			sym := v.sym(name)
-			sym.declared, sym.pos = true, pos(cmd)
+			sym.declared = true
 			sym.abstract = nil
 			var res smtlib.Term
 			if cmd.Kind == smtlib.CmdDeclareFun {
@@ -472,7 +483,6 @@ func (v *validation) finish() Result {
 	// Read every definition of a declared symbol, so that sort problems
 	// are found whether or not an assertion needed the symbol.
 	var missing, extra, aux []string
-	refs := v.modelRefs()
 	for _, sym := range v.declared {
 		if sym.bdef != nil {
 			continue
@@ -483,16 +493,21 @@ func (v *validation) finish() Result {
 		}
 		e.modelFun(sym)
 	}
-	names := make([]string, 0, len(e.syms))
-	for n := range e.syms {
-		names = append(names, n)
+	// The model's definitions of symbols the benchmark does not declare,
+	// in order of their names.
+	var names []string
+	for n, sym := range e.syms {
+		if sym.mdef >= 0 && !sym.declared {
+			names = append(names, n)
+		}
 	}
 	sort.Strings(names)
+	var refs map[string]bool
+	if len(names) > 0 {
+		refs = v.modelRefs()
+	}
 	for _, n := range names {
 		sym := e.syms[n]
-		if sym.mdef < 0 || sym.declared {
-			continue
-		}
 		switch {
 		case sym.bdef != nil:
 			// z3 prints the benchmark's own definitions too; the

@@ -1,6 +1,10 @@
 package smtlib
 
-import "hash/maphash"
+import (
+	"encoding/binary"
+	"hash/maphash"
+	"strings"
+)
 
 // interner maps byte strings to dense indices. It is an open-addressing
 // table that stores each entry's hash next to its index, so a lookup costs
@@ -14,7 +18,16 @@ type interner struct {
 	// length in the top byte (see pack), so that a short name, most of a
 	// script, is compared as one integer; longLen for longer names.
 	packed []uint64
+	// text holds the bytes of the names, many to a block, so that a new
+	// name costs no allocation of its own (a model of a thousand
+	// constants has a thousand names). A block is only appended to:
+	// the strings taken from it never change.
+	text strings.Builder
 }
+
+// maxBlock is the size of text's blocks once grown; longer names get
+// strings of their own.
+const maxBlock = 8 << 10
 
 // longLen is packed's entry for a name longer than 7 bytes: no short
 // name packs to it (their top byte is at most 7).
@@ -23,6 +36,11 @@ const longLen = ^uint64(0)
 // pack returns the bytes of b (at most 7) and its length in one word.
 func pack(b []byte) uint64 {
 	x := uint64(len(b)) << 56
+	if cap(b) >= 8 {
+		// One load when the array goes on (b is a token in its source):
+		// the bytes past b are masked off.
+		return x | binary.LittleEndian.Uint64(b[:8])&(1<<(8*uint(len(b)))-1)
+	}
 	for i, c := range b {
 		x |= uint64(c) << (8 * i)
 	}
@@ -37,6 +55,18 @@ func mixShort(x uint64) uint32 {
 
 func newInterner() *interner {
 	return &interner{seed: maphash.MakeSeed(), table: make([]uint64, 64)}
+}
+
+// newInternerFor returns an interner with room for about n names (and a
+// few more), so that it need not grow on the way.
+func newInternerFor(n int) *interner {
+	n += 32
+	size := 64
+	for size < 2*n {
+		size *= 2
+	}
+	return &interner{seed: maphash.MakeSeed(), table: make([]uint64, size),
+		names: make([]string, 0, n), packed: make([]uint64, 0, n)}
 }
 
 // intern returns the index of b, adding it if it is new.
@@ -79,13 +109,32 @@ func (in *interner) internShort(b []byte) uint32 {
 // add enters b (packed as x, hash h) at the empty table slot i.
 func (in *interner) add(b []byte, x uint64, h, i uint32) uint32 {
 	idx := uint32(len(in.names))
-	in.names = append(in.names, string(b))
-	in.packed = append(in.packed, x)
+	in.names = push(in.names, in.str(b))
+	in.packed = push(in.packed, x)
 	in.table[i] = uint64(h)<<32 | uint64(idx+1)
 	if len(in.names)*2 > len(in.table) {
 		in.grow()
 	}
 	return idx
+}
+
+// str returns b as a string stored in the current text block.
+func (in *interner) str(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if in.text.Cap()-in.text.Len() < len(b) {
+		if len(b) > maxBlock/8 {
+			return string(b)
+		}
+		// A new block: the old one stays, held by its names.
+		n := min(max(2*in.text.Cap(), 256), maxBlock)
+		in.text.Reset()
+		in.text.Grow(n)
+	}
+	start := in.text.Len()
+	in.text.Write(b)
+	return in.text.String()[start:]
 }
 
 // has reports whether s has been interned, without adding it.

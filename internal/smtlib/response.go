@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 )
 
@@ -62,13 +63,12 @@ type Response struct {
 	// compared; its Commands are the model's elements. It is nil for answers
 	// without terms, and term positions in it are positions in the stream.
 	Script *Script
-	Term   Term           // RespSExpr: the whole response
-	Values []ValuePair    // RespValues
-	Attrs  []Attribute    // RespInfo
-	Core   []string       // RespUnsatCore: the names, in order
-	Defs   []Definition   // RespModel: the functions, constants and sorts
-	errAt  Position       // RespGarbage: where the problem is
-	byName map[string]int // RespModel: index into Defs, first definition wins
+	Term   Term         // RespSExpr: the whole response
+	Values []ValuePair  // RespValues
+	Attrs  []Attribute  // RespInfo
+	Core   []string     // RespUnsatCore: the names, in order
+	Defs   []Definition // RespModel: the functions, constants and sorts
+	errAt  Position     // RespGarbage: where the problem is
 }
 
 // ValuePair is one (term value) of a get-value answer.
@@ -114,10 +114,14 @@ func (r Response) Status() string {
 	return ""
 }
 
-// Lookup returns the model's definition of name.
+// Lookup returns the model's first definition of name. It looks through
+// Defs: a validator keeps its own table, and building one here for every
+// model read would cost a model of many definitions more than its lookups.
 func (r Response) Lookup(name string) (Definition, bool) {
-	if i, ok := r.byName[name]; ok {
-		return r.Defs[i], true
+	for _, d := range r.Defs {
+		if d.Name == name {
+			return d, true
+		}
 	}
 	return Definition{}, false
 }
@@ -316,7 +320,15 @@ func (rr *ResponseReader) fill() bool {
 		rr.buf, rr.pos = rr.buf[:n], 0
 	}
 	if len(rr.buf) == cap(rr.buf) {
-		nb := make([]byte, len(rr.buf), max(2*cap(rr.buf), 64<<10))
+		n := max(2*cap(rr.buf), 64<<10)
+		if cap(rr.buf) == 0 {
+			// Most outputs are a few bytes: a buffer of their size (and
+			// room to see the end) where the reader tells it.
+			if size := InputSize(rr.r); size >= 0 && size < n-512 {
+				n = size + 512
+			}
+		}
+		nb := make([]byte, len(rr.buf), n)
 		copy(nb, rr.buf)
 		rr.buf = nb
 	}
@@ -333,6 +345,27 @@ func (rr *ResponseReader) fill() bool {
 	}
 	rr.err = io.ErrNoProgress
 	return false
+}
+
+// InputSize is the number of bytes left in r where that is known (a
+// regular file, a bytes or strings reader), else -1: what a reader of a
+// whole input sizes its buffer by.
+func InputSize(r io.Reader) int {
+	switch r := r.(type) {
+	case interface{ Len() int }:
+		return r.Len()
+	case *os.File:
+		fi, err := r.Stat()
+		if err != nil || !fi.Mode().IsRegular() {
+			return -1
+		}
+		off, err := r.Seek(0, io.SeekCurrent)
+		if err != nil {
+			return -1
+		}
+		return int(max(fi.Size()-off, 0))
+	}
+	return -1
 }
 
 // skipSpace skips white space and comments between responses. It reports
@@ -475,6 +508,16 @@ func isDelimiter(c byte) bool {
 func (rr *ResponseReader) scan(f *span) bool {
 	b := rr.buf[rr.pos:]
 	for ; f.i < len(b); f.i++ {
+		if f.mode == mList && f.st == lxNormal {
+			// Skip what cannot change the state: most of a list.
+			i := f.i
+			for i < len(b) && !listSpecial[b[i]] {
+				i++
+			}
+			if f.i = i; i == len(b) {
+				break
+			}
+		}
 		c := b[f.i]
 		switch f.mode {
 		case mList:
@@ -559,6 +602,10 @@ func (rr *ResponseReader) scan(f *span) bool {
 	}
 	return false
 }
+
+// listSpecial marks the bytes that change the state of a list outside
+// literals and comments.
+var listSpecial = [256]bool{'(': true, ')': true, '"': true, '|': true, ';': true}
 
 // scanErr advances an error message by one byte. The message ends at a
 // '"' followed by ')' and the end of the line; solvers print unescaped
@@ -853,6 +900,13 @@ func newRespParser(at Position, text []byte) *parser {
 		parens, atoms := estimate(text)
 		p.s.nodes = make([]node, 0, parens+1)
 		p.s.slots = make([]slot, 0, parens+atoms+1)
+		if n := bytes.Count(text, []byte("(define-fun ")); n > 64 {
+			// A model of many definitions has about as many names, and
+			// as many values if they are constants: tables of that size
+			// at once (bounded, for a model of few large definitions).
+			n = min(n, 1<<16)
+			p.s.symTab, p.s.constTab = newInternerFor(n), newInternerFor(n)
+		}
 	}
 	p.next()
 	return p
@@ -1003,7 +1057,7 @@ func parseListAs(r Response, text []byte, kind ResponseKind, escapes bool) (Resp
 		ok = p.run(p.model)
 		if ok {
 			p.s.trim()
-			r.Defs, r.byName = definitions(p.s)
+			r.Defs = definitions(p.s)
 		}
 	case RespError:
 		ok = p.run(func() {
@@ -1073,6 +1127,18 @@ func (p *parser) attribute() {
 // lenientTerm parses a term, or if it is not one, an s-expression: models
 // and values hold what SMT-LIB 2.6 terms cannot say, such as z3's lambda.
 func (p *parser) lenientTerm() {
+	switch p.tok.kind {
+	case tokNumeral, tokDecimal, tokHex, tokBinary, tokQuotedSymbol:
+		// An atom reads alike as a term and as an s-expression (most
+		// values of a model): no need to prepare for the second.
+		p.term()
+		return
+	case tokSymbol:
+		if !isReserved(p.tok.text) {
+			p.term()
+			return
+		}
+	}
 	off, tok, peekTok, peeked, depth := p.sc.off, p.tok, p.peekTok, p.peeked, p.depth
 	nv, nf, ne, nn, ns := len(p.vals), len(p.frames), len(p.errs), len(p.s.nodes), len(p.s.slots)
 	if p.run(p.term) {
@@ -1141,11 +1207,11 @@ func (p *parser) modelElement() {
 	}
 	n := p.close(kindCommand, 0)
 	p.s.nodes[n].cmd = kind
-	p.s.cmds = append(p.s.cmds, Command{Kind: kind, Pos: pos, node: n})
+	p.s.cmds = push(p.s.cmds, Command{Kind: kind, Pos: pos, node: n})
 }
 
 // definitions lists the functions, constants and sorts of a model.
-func definitions(s *Script) ([]Definition, map[string]int) {
+func definitions(s *Script) []Definition {
 	defs := make([]Definition, 0, len(s.Commands()))
 	params := func(list Term, named bool) []Param {
 		var out []Param
@@ -1187,9 +1253,5 @@ func definitions(s *Script) ([]Definition, map[string]int) {
 		}
 		defs = append(defs, d)
 	}
-	byName := make(map[string]int, len(defs))
-	for i := len(defs) - 1; i >= 0; i-- {
-		byName[defs[i].Name] = i
-	}
-	return defs, byName
+	return defs
 }
