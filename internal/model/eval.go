@@ -625,16 +625,13 @@ func parseBits(digits string, bits uint) (uint64, bool) {
 	var x uint64
 	for i := 0; i < len(digits); i++ {
 		c := digits[i]
-		var d byte
-		switch {
-		case '0' <= c && c <= '9':
-			d = c - '0'
-		case 'a' <= c && c <= 'f':
-			d = c - 'a' + 10
-		case 'A' <= c && c <= 'F':
-			d = c - 'A' + 10
-		default:
-			return 0, false
+		d := c - '0'
+		if d > 9 {
+			// a-f and A-F to 10-15; anything else (byte arithmetic
+			// wraps) outside.
+			if d = (c | 0x20) - 'a' + 10; d < 10 || d > 15 {
+				return 0, false
+			}
 		}
 		if d>>bits != 0 {
 			return 0, false
