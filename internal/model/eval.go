@@ -203,34 +203,34 @@ func (e *evaluator) eval(s *smtlib.Script, t smtlib.Term, envBase int) value {
 	return v
 }
 
-func (e *evaluator) push(v value) { e.vals = grow(e.vals, v) }
+func (e *evaluator) push(v value) { grow(&e.vals, v) }
 
-// grow appends x to s, doubling the capacity when s is full (append alone
+// grow appends x to *s, doubling the capacity when s is full (append alone
 // grows a long stack by a quarter at a time, allocating about five times
 // its final size on the way).
-func grow[T any](s []T, x T) []T {
-	if len(s) == cap(s) {
-		s = slices.Grow(s, max(len(s), 8))
+func grow[T any](s *[]T, x T) {
+	if len(*s) == cap(*s) {
+		*s = slices.Grow(*s, max(len(*s), 8))
 	}
-	return append(s, x)
+	*s = append(*s, x)
 }
 
 // pushTerm evaluates a leaf at once, or pushes a frame for t.
 func (e *evaluator) pushTerm(s *smtlib.Script, t smtlib.Term, envBase int32) bool {
 	if ci, ok := s.ConstIndex(t); ok {
 		if v, ok := e.smallConst(s, ci, t, true); ok {
-			e.vals = grow(e.vals, v)
+			grow(&e.vals, v)
 			return false
 		}
 	}
 	switch s.Kind(t) {
 	case smtlib.KindSymbol:
 		if v, ok := e.leafSymbol(s, t, envBase); ok {
-			e.vals = grow(e.vals, v)
+			grow(&e.vals, v)
 			return false
 		}
 	case smtlib.KindNumeral, smtlib.KindDecimal, smtlib.KindHex, smtlib.KindBinary:
-		e.vals = grow(e.vals, e.constant(s, t))
+		grow(&e.vals, e.constant(s, t))
 		return false
 	case smtlib.KindString:
 		e.push(undefVal(ReasonUnsupported, "string literal "+clip(s.Name(t), 40)+" (strings are not evaluated)"))
@@ -240,11 +240,11 @@ func (e *evaluator) pushTerm(s *smtlib.Script, t smtlib.Term, envBase int32) boo
 			break
 		}
 		if n, ok := e.quickInt(s, t, envBase, quickDepth); ok {
-			e.vals = grow(e.vals, intVal(n))
+			grow(&e.vals, intVal(n))
 			return false
 		}
 	}
-	e.frames = grow(e.frames, frame{s: s, t: t, vbase: int32(len(e.vals)), envBase: envBase, head: smtlib.NoTerm})
+	grow(&e.frames, frame{s: s, t: t, vbase: int32(len(e.vals)), envBase: envBase, head: smtlib.NoTerm})
 	return true
 }
 
@@ -625,16 +625,13 @@ func parseBits(digits string, bits uint) (uint64, bool) {
 	var x uint64
 	for i := 0; i < len(digits); i++ {
 		c := digits[i]
-		var d byte
-		switch {
-		case '0' <= c && c <= '9':
-			d = c - '0'
-		case 'a' <= c && c <= 'f':
-			d = c - 'a' + 10
-		case 'A' <= c && c <= 'F':
-			d = c - 'A' + 10
-		default:
-			return 0, false
+		d := c - '0'
+		if d > 9 {
+			// a-f and A-F to 10-15; anything else (byte arithmetic
+			// wraps) outside.
+			if d = (c | 0x20) - 'a' + 10; d < 10 || d > 15 {
+				return 0, false
+			}
 		}
 		if d>>bits != 0 {
 			return 0, false
@@ -1124,9 +1121,9 @@ func (e *evaluator) resumeJunction(i int) {
 	e.pop(boolVal(!decide))
 }
 
-// boolApp reports whether t is an application of a core operator whose
-// value is a Boolean or undefined, never anything else: and, or, =>, not,
-// xor, = and distinct.
+// boolApp reports whether t is an application of an operator whose value
+// is a Boolean or undefined, never anything else: and, or, =>, not, xor,
+// =, distinct and the arithmetic comparisons.
 func (e *evaluator) boolApp(s *smtlib.Script, t smtlib.Term) bool {
 	if s.Kind(t) != smtlib.KindApp {
 		return false
@@ -1136,7 +1133,7 @@ func (e *evaluator) boolApp(s *smtlib.Script, t smtlib.Term) bool {
 		return false
 	}
 	switch en.op.code {
-	case opAnd, opOr, opImplies, opNot, opXor, opEq, opDistinct:
+	case opAnd, opOr, opImplies, opNot, opXor, opEq, opDistinct, opLe, opLt, opGe, opGt:
 		return true
 	}
 	return false

@@ -15,7 +15,7 @@ func TestParseBits(t *testing.T) {
 		n := r.IntN(int(64/bits) + 1)
 		b := make([]byte, n)
 		for i := range b {
-			b[i] = "0123456789abcdefABCDEFxg_"[r.IntN(25)]
+			b[i] = "0123456789abcdefABCDEFxg_:@`G{\xc1/ "[r.IntN(33)]
 			if r.IntN(10) != 0 {
 				if bits == 1 {
 					b[i] = "01"[r.IntN(2)]

@@ -109,8 +109,8 @@ func (in *interner) internShort(b []byte) uint32 {
 // add enters b (packed as x, hash h) at the empty table slot i.
 func (in *interner) add(b []byte, x uint64, h, i uint32) uint32 {
 	idx := uint32(len(in.names))
-	in.names = push(in.names, in.str(b))
-	in.packed = push(in.packed, x)
+	push(&in.names, in.str(b))
+	push(&in.packed, x)
 	in.table[i] = uint64(h)<<32 | uint64(idx+1)
 	if len(in.names)*2 > len(in.table) {
 		in.grow()

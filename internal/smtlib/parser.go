@@ -61,15 +61,15 @@ func Parse(filename string, src []byte, mode Mode) (*Script, error) {
 	return p.s, p.errs.Err()
 }
 
-// push appends x to s, doubling the capacity when s is full: append alone
+// push appends x to *s, doubling the capacity when s is full: append alone
 // grows a long slice by a quarter at a time, allocating about five times
 // its final size on the way (a deeply nested term makes the parser's
 // stacks long, a model of many definitions its list of commands).
-func push[T any](s []T, x T) []T {
-	if len(s) == cap(s) {
-		s = slices.Grow(s, max(len(s), 8))
+func push[T any](s *[]T, x T) {
+	if len(*s) == cap(*s) {
+		*s = slices.Grow(*s, max(len(*s), 8))
 	}
-	return append(s, x)
+	*s = append(*s, x)
 }
 
 // bailout unwinds the parse of the current command after an error.
@@ -227,7 +227,7 @@ func (p *parser) command() {
 	}
 	n := p.close(kindCommand, start)
 	p.s.nodes[n].cmd = kind
-	p.s.cmds = push(p.s.cmds, Command{Kind: kind, Pos: pos, node: n})
+	push(&p.s.cmds, Command{Kind: kind, Pos: pos, node: n})
 }
 
 // sync skips to the start of the next command: a '(' followed by a command
@@ -257,13 +257,13 @@ func (p *parser) close(kind Kind, base int) uint32 {
 // closeValue closes a node and pushes it as a value at pos.
 func (p *parser) closeValue(kind Kind, base int, pos Pos) {
 	n := p.close(kind, base)
-	p.vals = push(p.vals, slot{ref: tagNode | n, pos: pos})
+	push(&p.vals, slot{ref: tagNode | n, pos: pos})
 }
 
-func (p *parser) pushNone() { p.vals = push(p.vals, slot{ref: tagNone, pos: p.tok.pos}) }
+func (p *parser) pushNone() { push(&p.vals, slot{ref: tagNone, pos: p.tok.pos}) }
 
 func (p *parser) pushSymbol() {
-	p.vals = push(p.vals, slot{ref: tagSym | p.s.internSym(p.tok.text), pos: p.tok.pos})
+	push(&p.vals, slot{ref: tagSym | p.s.internSym(p.tok.text), pos: p.tok.pos})
 	p.next()
 }
 
@@ -272,7 +272,7 @@ func (p *parser) pushConst() {
 	if p.sc.escapes && p.tok.kind == tokString {
 		text = []byte(reescape(text))
 	}
-	p.vals = push(p.vals, slot{ref: tagConst | p.s.internConst(text), pos: p.tok.pos})
+	push(&p.vals, slot{ref: tagConst | p.s.internConst(text), pos: p.tok.pos})
 	p.next()
 }
 
@@ -633,7 +633,7 @@ func (p *parser) attributes(base int) bool {
 		p.pushConst()
 		switch {
 		case string(text) == ":pattern" && p.tok.kind == tokLParen:
-			p.frames = push(p.frames, frame{kind: fPatterns, base: len(p.vals), pos: p.tok.pos})
+			push(&p.frames, frame{kind: fPatterns, base: len(p.vals), pos: p.tok.pos})
 			p.next()
 			if p.tok.kind == tokRParen {
 				p.fail(p.tok.pos, "a :pattern needs at least one term")
@@ -695,7 +695,7 @@ func (p *parser) termStart() {
 			p.next()
 			base := len(p.vals)
 			p.qualIdentifierParen()
-			p.frames = push(p.frames, frame{kind: fApp, base: base, pos: pos})
+			push(&p.frames, frame{kind: fApp, base: base, pos: pos})
 			if p.tok.kind == tokRParen {
 				p.fail(p.tok.pos, "an application needs at least one argument")
 			}
@@ -721,7 +721,7 @@ func (p *parser) termStart() {
 				p.next()
 				p.next()
 				p.expect(tokLParen, "'(' before the let bindings")
-				p.frames = push(p.frames, frame{kind: fLetBody, base: len(p.vals), pos: pos})
+				push(&p.frames, frame{kind: fLetBody, base: len(p.vals), pos: pos})
 				p.letBinding()
 				continue
 			case "forall", "exists":
@@ -733,17 +733,17 @@ func (p *parser) termStart() {
 				p.next()
 				base := len(p.vals)
 				p.sortedVars(true)
-				p.frames = push(p.frames, frame{kind: fQuant, sub: sub, base: base, pos: pos})
+				push(&p.frames, frame{kind: fQuant, sub: sub, base: base, pos: pos})
 				continue
 			case "match":
 				p.next()
 				p.next()
-				p.frames = push(p.frames, frame{kind: fMatchArg, base: len(p.vals), pos: pos})
+				push(&p.frames, frame{kind: fMatchArg, base: len(p.vals), pos: pos})
 				continue
 			case "!":
 				p.next()
 				p.next()
-				p.frames = push(p.frames, frame{kind: fAnnot, base: len(p.vals), pos: pos})
+				push(&p.frames, frame{kind: fAnnot, base: len(p.vals), pos: pos})
 				continue
 			}
 		}
@@ -757,7 +757,7 @@ func (p *parser) termStart() {
 		p.next()
 		base := len(p.vals)
 		p.pushSymbol()
-		p.frames = push(p.frames, frame{kind: fApp, base: base, pos: pos})
+		push(&p.frames, frame{kind: fApp, base: base, pos: pos})
 		if p.tok.kind == tokRParen {
 			p.fail(p.tok.pos, "an application needs at least one argument; write %s without parentheses", head.describe())
 		}
@@ -790,7 +790,7 @@ func (p *parser) qualIdentifierParen() {
 func (p *parser) letBinding() {
 	pos := p.expect(tokLParen, "'(' to start a let binding (v term)")
 	p.symbol("a variable name")
-	p.frames = push(p.frames, frame{kind: fLetBind, pos: pos})
+	push(&p.frames, frame{kind: fLetBind, pos: pos})
 }
 
 // matchCase parses "(pattern" of the next case and opens its frame.
@@ -811,7 +811,7 @@ func (p *parser) matchCase() {
 	} else {
 		p.symbol("a pattern")
 	}
-	p.frames = push(p.frames, frame{kind: fMatchCase, pos: pos})
+	push(&p.frames, frame{kind: fMatchCase, pos: pos})
 }
 
 // finish runs after a term was pushed: it closes every construct that the

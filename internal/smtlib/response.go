@@ -1207,7 +1207,7 @@ func (p *parser) modelElement() {
 	}
 	n := p.close(kindCommand, 0)
 	p.s.nodes[n].cmd = kind
-	p.s.cmds = push(p.s.cmds, Command{Kind: kind, Pos: pos, node: n})
+	push(&p.s.cmds, Command{Kind: kind, Pos: pos, node: n})
 }
 
 // definitions lists the functions, constants and sorts of a model.
