@@ -21,8 +21,8 @@ import (
 	"github.com/smtarena/smtarena/internal/benchmark"
 	"github.com/smtarena/smtarena/internal/smtlib"
 	"github.com/smtarena/smtarena/internal/store"
+	"github.com/smtarena/smtarena/internal/xz"
 	"github.com/smtarena/smtarena/internal/zstd"
-	"github.com/ulikunitz/xz"
 )
 
 // IndexOptions tune indexing.

@@ -12,7 +12,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/ulikunitz/xz"
+	"github.com/smtarena/smtarena/internal/xz"
 )
 
 // decompress wraps r by the compression its name ends in (.gz, .xz, .bz2),

@@ -1,0 +1,214 @@
+package xz
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand"
+	"os/exec"
+	"strings"
+	"testing"
+
+	uxz "github.com/ulikunitz/xz"
+
+	"github.com/smtarena/smtarena/internal/testenv"
+)
+
+// xzCLI compresses src with the xz command-line tool (Debian xz-utils) and
+// the given flags, skipping the test if the tool is missing.
+func xzCLI(t testing.TB, src []byte, flags ...string) []byte {
+	t.Helper()
+	if _, err := exec.LookPath("xz"); err != nil {
+		testenv.Skipf(t, "needs the xz command (Debian package xz-utils): %v", err)
+	}
+	cmd := exec.Command("xz", append([]string{"-q", "-c"}, flags...)...)
+	cmd.Stdin = bytes.NewReader(src)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("xz %v: %v", flags, err)
+	}
+	return out
+}
+
+// ulikunitz compresses src with ulikunitz's writer.
+func ulikunitz(t testing.TB, src []byte, cfg uxz.WriterConfig) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := cfg.NewWriter(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Write(src); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func decode(in []byte) ([]byte, error) {
+	r, err := NewReader(bytes.NewReader(in))
+	if err != nil {
+		return nil, err
+	}
+	return io.ReadAll(r)
+}
+
+func randomBytes(n int, seed int64) []byte {
+	b := make([]byte, n)
+	rand.New(rand.NewSource(seed)).Read(b)
+	return b
+}
+
+// smtText is SMT-LIB-like text: compressible, with long and short matches.
+func smtText(n int, seed int64) []byte {
+	rng := rand.New(rand.NewSource(seed))
+	var b strings.Builder
+	ops := []string{"bvadd", "bvmul", "and", "or", "=>", "ite", "select", "store", "bvult", "="}
+	for i := 0; b.Len() < n; i++ {
+		fmt.Fprintf(&b, "(declare-fun x%d () (_ BitVec %d))\n", rng.Intn(1000), 1<<rng.Intn(7))
+		fmt.Fprintf(&b, "(assert (%s x%d (%s x%d #x%08x)))\n", ops[rng.Intn(len(ops))], rng.Intn(1000), ops[rng.Intn(len(ops))], rng.Intn(1000), rng.Uint32())
+	}
+	return []byte(b.String()[:n])
+}
+
+func firstDiff(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
+}
+
+func same(t *testing.T, name string, in, want []byte) {
+	t.Helper()
+	got, err := decode(in)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("%s: decoded %d bytes, want %d (first difference at %d)", name, len(got), len(want), firstDiff(got, want))
+	}
+}
+
+// TestXZCommand decodes what the xz command writes at each preset, check
+// type, with several blocks and threads, for inputs of many shapes.
+func TestXZCommand(t *testing.T) {
+	inputs := map[string][]byte{
+		"empty":      nil,
+		"one":        []byte("a"),
+		"random":     randomBytes(300<<10, 1),
+		"repetitive": bytes.Repeat([]byte("(assert true)\n"), 200<<10/14),
+		"zeros":      make([]byte, 3<<20),
+		"smt":        smtText(1<<20, 2),
+	}
+	// Sizes around the LZMA2 chunk limits: 64 KiB of uncompressed data
+	// per uncompressed chunk, 2 MiB per LZMA chunk.
+	for _, n := range []int{1<<16 - 1, 1 << 16, 1<<16 + 1, 2<<20 - 1, 2<<20 + 1} {
+		inputs[fmt.Sprintf("random-%d", n)] = randomBytes(n, int64(n))
+		inputs[fmt.Sprintf("smt-%d", n)] = smtText(n, int64(n))
+	}
+	flagSets := [][]string{{"-0"}, {"-1"}, {"-6"}, {"-9"}, {"-9e"},
+		{"--check=none"}, {"--check=crc32"}, {"--check=crc64"}, {"--check=sha256"},
+		{"-T2", "--block-size=300000"}, {"-1", "--block-size=5000"}}
+	for name, src := range inputs {
+		for _, flags := range flagSets {
+			if len(src) > 300<<10 && flags[0] != "-0" && flags[0] != "-6" && flags[0] != "-T2" {
+				continue // the large inputs at a few settings: the test stays fast
+			}
+			same(t, name+" "+strings.Join(flags, " "), xzCLI(t, src, flags...), src)
+		}
+	}
+}
+
+// TestConcatenated decodes several streams one after another, with and
+// without stream padding, and as xz writes them.
+func TestConcatenated(t *testing.T) {
+	a, b := smtText(100<<10, 3), randomBytes(5000, 4)
+	xa, xb := xzCLI(t, a, "--check=crc32"), xzCLI(t, b, "--check=sha256")
+	empty := xzCLI(t, nil)
+	want := append(append([]byte{}, a...), b...)
+	same(t, "two streams", append(append([]byte{}, xa...), xb...), want)
+	same(t, "with padding", append(append(append([]byte{}, xa...), make([]byte, 8)...), xb...), want)
+	same(t, "trailing padding", append(append(append([]byte{}, xa...), xb...), make([]byte, 4)...), want)
+	same(t, "empty streams", append(append(append([]byte{}, empty...), xa...), empty...), a)
+	if _, err := decode(append(append([]byte{}, xa...), 0, 0)); err == nil {
+		t.Error("stream padding of 2 bytes accepted")
+	}
+	if _, err := decode(append(append([]byte{}, xa...), 'x')); err == nil {
+		t.Error("garbage after a stream accepted")
+	}
+}
+
+// TestUlikunitz decodes what ulikunitz's writer writes.
+func TestUlikunitz(t *testing.T) {
+	for i, src := range [][]byte{nil, []byte("x"), smtText(700<<10, 5), randomBytes(200<<10, 6)} {
+		for _, cfg := range []uxz.WriterConfig{{}, {CheckSum: uxz.None}, {CheckSum: uxz.CRC32}, {CheckSum: uxz.SHA256, BlockSize: 50000}, {DictCap: 1 << 16}} {
+			same(t, fmt.Sprintf("input %d %+v", i, cfg), ulikunitz(t, src, cfg), src)
+		}
+	}
+}
+
+// TestCorrupt flips bits and truncates: always an error (the checks catch
+// what decodes), never a panic or a hang.
+func TestCorrupt(t *testing.T) {
+	src := smtText(40<<10, 7)
+	for _, check := range []string{"crc32", "crc64", "sha256"} {
+		in := xzCLI(t, src, "--check="+check, "--block-size=10000")
+		rng := rand.New(rand.NewSource(8))
+		for i := 0; i < 300; i++ {
+			bad := bytes.Clone(in)
+			k := rng.Intn(len(bad))
+			bad[k] ^= 1 << rng.Intn(8)
+			if got, err := decode(bad); err == nil {
+				t.Fatalf("%s: bit flip at %d accepted (%d bytes, equal %v)", check, k, len(got), bytes.Equal(got, src))
+			}
+		}
+		for n := 0; n < len(in); n += 1 + n/8 {
+			if _, err := decode(in[:n]); err == nil {
+				t.Fatalf("%s: truncated to %d of %d bytes accepted", check, n, len(in))
+			}
+		}
+	}
+}
+
+// TestErrors names the faults of hand-made or altered streams.
+func TestErrors(t *testing.T) {
+	src := smtText(10000, 9)
+	in := xzCLI(t, src)
+	cases := []struct {
+		name string
+		in   []byte
+		want string
+	}{
+		{"not xz", []byte("hello, world"), "not an xz stream"},
+		{"empty input", nil, "stream header"},
+		{"delta", xzCLI(t, src, "--delta=dist=4", "--lzma2"), "filter Delta: filter not supported"},
+		{"bcj", xzCLI(t, src, "--x86", "--lzma2"), "filter BCJ x86: filter not supported"},
+		{"truncated", in[:len(in)-3], "unexpected EOF"},
+	}
+	for _, c := range cases {
+		_, err := decode(c.in)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want %q", c.name, err, c.want)
+		}
+	}
+	// A flipped content byte of a block without check is caught by the
+	// CRC32 of ... nothing: with a check, ErrCheck.
+	withCRC := xzCLI(t, []byte(strings.Repeat("abc", 100)), "--check=crc64", "-0")
+	var e *Error
+	for k := 12; k < len(withCRC); k++ {
+		bad := bytes.Clone(withCRC)
+		bad[k] ^= 0x10
+		_, err := decode(bad)
+		if err == nil {
+			t.Fatalf("flip at %d accepted", k)
+		}
+		if !errors.As(err, &e) || e.Offset < 0 || e.Offset > int64(len(bad)) {
+			t.Fatalf("flip at %d: %v has no offset in the input", k, err)
+		}
+	}
+}
