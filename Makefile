@@ -81,6 +81,8 @@ bench: build
 	@echo "reference (issue 16): a site of one million pairs in at most 60 s and 2 GB, no page over 1 MB; serve's p99 under 100 ms at one million pairs while compete writes"
 	$(GO) test -run '^$$' -bench Decode -benchtime 5x ./internal/zstd/
 	@echo "reference (.tar.zst archives): internal/zstd decodes at least half as fast as klauspost's decoder on one goroutine (ours/klauspost-1 >= 0.5)"
+	$(GO) test -run '^$$' -bench Decode -benchtime 5x ./internal/xz/
+	@echo "reference (.tar.xz archives): internal/xz decodes no slower than ~0.7x ulikunitz's decoder (ours/ulikunitz >= 0.7)"
 	TRACE_EXECUTOR_OFFICIAL='$(TRACE_EXECUTOR_OFFICIAL)' $(GO) test -run '^$$' -bench TraceExec -benchtime 20x ./internal/trace/
 	@echo "reference (issue 6): at most 1.2x the official trace executor (quoted at about 50 ms); TRACE_EXECUTOR_OFFICIAL=/path/to/smtlib2_trace_executor runs it side by side (TraceExec/official: ms-official, ratio; built as the README says)"
 	@echo "reference (quoted in issue 3, not installable here): runexec ~250 ms around /bin/true and overshoots a 2 s CPU limit by ~1 s; runsolver ~110 ms around /bin/true unless RUNSOLVER measured it"

@@ -1,6 +1,8 @@
 package testenv
 
 import (
+	"archive/tar"
+	"bytes"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -38,6 +40,36 @@ func Shared(t testing.TB, sub string) string {
 		Skipf(t, "needs the shared test data at %s: %v", p, err)
 	}
 	return p
+}
+
+// SharedTar returns a tar of the directory sub of ../shared (as Shared
+// finds it), its files in lexical order: the input of the decoders'
+// benchmarks.
+func SharedTar(t testing.TB, sub string) []byte {
+	t.Helper()
+	dir := Shared(t, sub)
+	var buf bytes.Buffer
+	tw := tar.NewWriter(&buf)
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if err := tw.WriteHeader(&tar.Header{Name: rel, Mode: 0o644, Size: int64(len(data)), Typeflag: tar.TypeReg}); err != nil {
+			return err
+		}
+		_, err = tw.Write(data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tw.Close()
+	return buf.Bytes()
 }
 
 // Files returns the files under dir whose names end in ext, in lexical order.

@@ -1,12 +1,9 @@
 package zstd
 
 import (
-	"archive/tar"
 	"bytes"
 	"io"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -33,33 +30,6 @@ func zstdCLI(t testing.TB, src []byte, flags ...string) []byte {
 	return out
 }
 
-// sharedTar is a tar of ../shared/benchmarks.
-func sharedTar(t testing.TB) []byte {
-	dir := testenv.Shared(t, "benchmarks")
-	var buf bytes.Buffer
-	tw := tar.NewWriter(&buf)
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		if err := tw.WriteHeader(&tar.Header{Name: rel, Mode: 0o644, Size: int64(len(data)), Typeflag: tar.TypeReg}); err != nil {
-			return err
-		}
-		_, err = tw.Write(data)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tw.Close()
-	return buf.Bytes()
-}
-
 // benchInput is one compressed input of the benchmark.
 type benchInput struct {
 	name      string
@@ -77,7 +47,7 @@ func loadBenchInputs(b *testing.B) []benchInput {
 		if err := benchgen.GenerateQFLIA(&qflia, benchgen.QFLIAOptions{Seed: 1, Bytes: 32 << 20}); err != nil {
 			b.Fatal(err)
 		}
-		tarball := sharedTar(b)
+		tarball := testenv.SharedTar(b, "benchmarks")
 		for _, in := range []struct {
 			name string
 			raw  []byte
