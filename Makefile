@@ -38,15 +38,16 @@ lint: bin/staticcheck
 bin/staticcheck:
 	GOBIN=$(GOBIN) $(GO) install $(STATICCHECK)
 
-# Every fuzz target, for a bounded time each (go test -fuzz takes one target
+# Every fuzz target of every package (several packages may have a
+# FuzzDecode), for a bounded time each (go test -fuzz takes one target
 # per run). Go 1.26's fuzzing coordinator can end a run at the -fuzztime
 # deadline with "context deadline exceeded" and no failing input
 # (golang/go#75804, fixed in Go 1.27): that is reported, not failed on; a
 # failing input written to testdata/fuzz fails the target as always.
 fuzz:
 	@set -e; log=$$(mktemp); trap 'rm -f $$log' EXIT; \
-	for t in $$(grep -rhoE '^func Fuzz[A-Za-z0-9_]+' --include='*_test.go' internal | sed 's/func //'); do \
-	  pkg=$$(grep -rlE "^func $$t\(" --include='*_test.go' internal | head -1 | xargs dirname); \
+	for ft in $$(grep -rHoE '^func Fuzz[A-Za-z0-9_]+' --include='*_test.go' internal | sed 's/:func /:/'); do \
+	  t=$${ft##*:}; pkg=$$(dirname $${ft%%:*}); \
 	  echo "fuzz $$t in ./$$pkg for $(FUZZTIME)"; \
 	  before=$$(ls $$pkg/testdata/fuzz/$$t 2>/dev/null | wc -l); \
 	  if $(GO) test -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) ./$$pkg >$$log 2>&1; then tail -n 2 $$log; continue; fi; \
