@@ -2,13 +2,16 @@ package xz
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"math/rand"
 	"os/exec"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	uxz "github.com/ulikunitz/xz"
 
@@ -211,4 +214,80 @@ func TestErrors(t *testing.T) {
 			t.Fatalf("flip at %d: %v has no offset in the input", k, err)
 		}
 	}
+}
+
+// TestSmallDictionary wraps the ring many times (4 KiB dictionary), reads
+// the input a byte at a time and the output in odd-sized pieces, so that
+// matches stop at the ring's end and resume in the next Read.
+func TestSmallDictionary(t *testing.T) {
+	src := append(smtText(600<<10, 10), randomBytes(70<<10, 11)...)
+	src = append(src, bytes.Repeat([]byte("(check-sat)\n"), 20000)...)
+	in := xzCLI(t, src, "--lzma2=preset=6,dict=4KiB")
+	r, err := NewReader(iotest.OneByteReader(bytes.NewReader(in)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []byte
+	buf := make([]byte, 4099)
+	for i := 1; ; i++ {
+		n, err := r.Read(buf[:i%len(buf)+1])
+		got = append(got, buf[:n]...)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(got, src) {
+		t.Fatalf("decoded %d bytes, want %d (first difference at %d)", len(got), len(src), firstDiff(got, src))
+	}
+	if len(r.lz.d.buf) != 4096 {
+		t.Errorf("ring of %d bytes for a 4 KiB dictionary", len(r.lz.d.buf))
+	}
+}
+
+// TestDictionaryMemory: the ring grows with the data, not to the declared
+// size, and declared sizes above MaxDictSize are refused.
+func TestDictionaryMemory(t *testing.T) {
+	src := smtText(100<<10, 12)
+	in := xzCLI(t, src, "-9e") // a 64 MiB dictionary
+	r, err := NewReader(bytes.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := io.ReadAll(r)
+	if err != nil || !bytes.Equal(got, src) {
+		t.Fatalf("%d bytes, %v", len(got), err)
+	}
+	if n := len(r.lz.d.buf); n > 2*len(src) || r.lz.d.size != 64<<20 {
+		t.Errorf("ring of %d bytes (dictionary %d) for %d bytes of data", n, r.lz.d.size, len(src))
+	}
+	for _, c := range []struct {
+		dictByte byte
+		ok       bool
+	}{{37, true}, {38, false}, {40, false}, {41, false}} {
+		_, err := decode(setDictByte(t, in, c.dictByte))
+		if c.ok && err != nil {
+			t.Errorf("dictionary byte %d: %v", c.dictByte, err)
+		}
+		if !c.ok && (err == nil || (c.dictByte <= 40 && !errors.Is(err, ErrDictTooLarge))) {
+			t.Errorf("dictionary byte %d: error %v", c.dictByte, err)
+		}
+	}
+}
+
+// setDictByte returns in with the LZMA2 dictionary byte of its first
+// block header set to b (and the header's CRC32 fixed).
+func setDictByte(t *testing.T, in []byte, b byte) []byte {
+	out := bytes.Clone(in)
+	size := (int(out[12]) + 1) * 4
+	h := out[12 : 12+size]
+	k := bytes.Index(h[2:], []byte{0x21, 1})
+	if k < 0 {
+		t.Fatal("no LZMA2 filter flags in the first block header")
+	}
+	h[2+k+2] = b
+	binary.LittleEndian.PutUint32(h[size-4:], crc32.ChecksumIEEE(h[:size-4]))
+	return out
 }
