@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
-	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
-	_ "github.com/mattn/go-sqlite3"    // registers the "sqlite3" driver (without cgo, one that says it needs cgo)
+	_ "github.com/lib/pq"           // registers the "postgres" driver
+	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver (without cgo, one that says it needs cgo)
 )
 
 // SQLite is the embedded store: one file, written ahead (WAL).
@@ -114,12 +114,30 @@ func ownerOnly(path string) error {
 	return nil
 }
 
+// preferSSL gives a URL that names no sslmode (and an environment without
+// PGSSLMODE) libpq's default, sslmode=prefer: TLS where the server offers
+// it, a plain connection where it does not. The driver, lib/pq, would
+// otherwise require TLS and refuse a server without it.
+func preferSSL(dsn string) string {
+	if os.Getenv("PGSSLMODE") != "" {
+		return dsn
+	}
+	u, err := url.Parse(dsn)
+	if err != nil || u.Query().Has("sslmode") {
+		return dsn // a malformed URL is the driver's to report
+	}
+	q := u.Query()
+	q.Set("sslmode", "prefer")
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
 // OpenPostgres connects to a PostgreSQL database. Its connections are
 // pooled (a worker's slots, its lease renewal and a coordinator share a
 // few), and an operation that fails for a transient reason (the server
 // restarting, a connection lost) is tried again for up to DefaultRetry.
 func OpenPostgres(ctx context.Context, dsn string) (*Postgres, error) {
-	db, err := sql.Open("pgx", dsn)
+	db, err := sql.Open("postgres", preferSSL(dsn))
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}

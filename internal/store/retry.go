@@ -8,8 +8,6 @@ import (
 	"net"
 	"syscall"
 	"time"
-
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // DefaultRetry is how long the PostgreSQL store retries an operation that
@@ -49,21 +47,23 @@ func transient(err error) bool {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return false
 	}
-	var pe *pgconn.PgError
+	// The server's errors carry their SQLSTATE (lib/pq's *pq.Error; any
+	// driver's error that says it).
+	var pe interface{ SQLState() string }
 	if errors.As(err, &pe) {
+		code := pe.SQLState()
 		switch {
-		case len(pe.Code) == 5 && pe.Code[:2] == "08": // connection exception
+		case len(code) == 5 && code[:2] == "08": // connection exception
 			return true
-		case pe.Code == "57P01", pe.Code == "57P02", pe.Code == "57P03": // shutdown, crash shutdown, cannot connect now
+		case code == "57P01", code == "57P02", code == "57P03": // shutdown, crash shutdown, cannot connect now
 			return true
-		case pe.Code == "40001", pe.Code == "40P01", pe.Code == "53300": // serialization, deadlock, too many connections
+		case code == "40001", code == "40P01", code == "53300": // serialization, deadlock, too many connections
 			return true
 		}
 		return false
 	}
-	var ce *pgconn.ConnectError
 	var ne net.Error
-	return errors.As(err, &ce) || errors.As(err, &ne) || pgconn.SafeToRetry(err) ||
+	return errors.As(err, &ne) ||
 		errors.Is(err, driver.ErrBadConn) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
 		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/smtarena/smtarena/internal/store"
@@ -23,6 +24,28 @@ func TestSQLite(t *testing.T) {
 
 func TestPostgres(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) string { return testenv.Postgres(t) })
+}
+
+// TestPostgresWithoutSSLMode: a URL that names no sslmode connects to a
+// server without TLS (the test server has none), as libpq's default
+// (prefer) does; one that names it keeps it.
+func TestPostgresWithoutSSLMode(t *testing.T) {
+	dsn := testenv.Postgres(t)
+	t.Setenv("PGSSLMODE", "restored after the test")
+	os.Unsetenv("PGSSLMODE")
+	plain := strings.Replace(dsn, "?sslmode=disable", "", 1)
+	if plain == dsn {
+		t.Fatalf("the test DSN %q names no sslmode=disable", dsn)
+	}
+	st, err := store.Open(context.Background(), plain)
+	if err != nil {
+		t.Fatalf("open %s: %v", plain, err)
+	}
+	st.Close()
+	_, err = store.Open(context.Background(), strings.Replace(dsn, "sslmode=disable", "sslmode=require", 1))
+	if err == nil || !strings.Contains(err.Error(), "SSL") {
+		t.Errorf("sslmode=require against a server without TLS: %v, want an SSL error", err)
+	}
 }
 
 // TestSQLiteOwnerOnly: the store holds every solver's results, and solvers

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver
+	_ "github.com/lib/pq" // the "postgres" driver
 )
 
 // PostgresServer is a PostgreSQL server a test binary started for itself on
@@ -59,7 +59,7 @@ func Postgres(t testing.TB) string {
 		Skipf(t, "needs PostgreSQL: %v", pgServer.err)
 	}
 	name := fmt.Sprintf("t%d_%d", os.Getpid(), pgServer.n.Add(1))
-	admin, err := sql.Open("pgx", pgServer.dsn("postgres"))
+	admin, err := sql.Open("postgres", pgServer.dsn("postgres"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +126,7 @@ func startPostgres() *PostgresServer {
 		s.err = fmt.Errorf("pg_ctl start: %v: %s %s", err, out, log)
 		return s
 	}
-	db, _ := sql.Open("pgx", s.dsn("postgres"))
+	db, _ := sql.Open("postgres", s.dsn("postgres"))
 	defer db.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
