@@ -42,6 +42,7 @@ func (rc *rangeDecoder) init(b []byte) error {
 
 // finish checks that the chunk ended exactly at its packed size.
 func (rc *rangeDecoder) finish() error {
+	rc.normalize()
 	if rc.i != len(rc.b) {
 		if rc.i > len(rc.b) {
 			return errRange
@@ -54,32 +55,39 @@ func (rc *rangeDecoder) finish() error {
 	return nil
 }
 
+// normalize takes a byte in when the range is below 2^24; bit and direct
+// call it before each bit, finish once after the last.
 func (rc *rangeDecoder) normalize() {
 	if rc.rng < 1<<24 {
-		rc.rng <<= 8
-		var c byte
-		if rc.i < len(rc.b) {
-			c = rc.b[rc.i]
-		}
-		rc.i++
-		rc.code = rc.code<<8 | uint32(c)
+		rc.shift()
 	}
 }
 
+func (rc *rangeDecoder) shift() {
+	rc.rng <<= 8
+	var c byte
+	if rc.i < len(rc.b) {
+		c = rc.b[rc.i]
+	}
+	rc.i++
+	rc.code = rc.code<<8 | uint32(c)
+}
+
 func (rc *rangeDecoder) bit(p *uint16) uint32 {
-	bound := (rc.rng >> 11) * uint32(*p)
-	var b uint32
+	if rc.rng < 1<<24 {
+		rc.shift()
+	}
+	v := uint32(*p)
+	bound := (rc.rng >> 11) * v
 	if rc.code < bound {
 		rc.rng = bound
-		*p += (1<<11 - *p) >> 5
-	} else {
-		rc.rng -= bound
-		rc.code -= bound
-		*p -= *p >> 5
-		b = 1
+		*p = uint16(v + (1<<11-v)>>5)
+		return 0
 	}
-	rc.normalize()
-	return b
+	rc.rng -= bound
+	rc.code -= bound
+	*p = uint16(v - v>>5)
+	return 1
 }
 
 // tree decodes n bits, high bit first, with probabilities p[1:1<<n].
@@ -105,13 +113,13 @@ func (rc *rangeDecoder) reverse(p []uint16, n int) uint32 {
 func (rc *rangeDecoder) direct(n int) uint32 {
 	var v uint32
 	for i := 0; i < n; i++ {
+		rc.normalize()
 		rc.rng >>= 1
 		v <<= 1
 		if rc.code >= rc.rng {
 			rc.code -= rc.rng
 			v |= 1
 		}
-		rc.normalize()
 	}
 	return v
 }
