@@ -330,3 +330,50 @@ func TestSharedArchives(t *testing.T) {
 		}
 	}
 }
+
+// TestSizesVerified alters the sizes an index or a block header gives
+// (their CRC32 fixed), which the decoder checks against the data.
+func TestSizesVerified(t *testing.T) {
+	src := smtText(50000, 13)
+	in := xzCLI(t, src, "-T2", "--block-size=20000") // block headers with both sizes
+	// The index: the footer's backward size says where it starts.
+	bad := bytes.Clone(in)
+	back := (int(binary.LittleEndian.Uint32(bad[len(bad)-8:])) + 1) * 4
+	idx := bad[len(bad)-12-back : len(bad)-12]
+	_, n, err := uvarint(idx[1:]) // number of records
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, m, err := uvarint(idx[1+n:]) // unpadded size of block 0
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx[1+n+m] ^= 1 // uncompressed size of block 0
+	binary.LittleEndian.PutUint32(idx[len(idx)-4:], crc32.ChecksumIEEE(idx[:len(idx)-4]))
+	if _, err := decode(bad); err == nil || !strings.Contains(err.Error(), "index: block 0 has sizes") {
+		t.Errorf("altered index: error %v", err)
+	}
+	// The first block header: flags 0xc0 (both sizes) then the
+	// compressed size, then the uncompressed size.
+	for _, field := range []int{0, 1} {
+		bad := bytes.Clone(in)
+		size := (int(bad[12]) + 1) * 4
+		h := bad[12 : 12+size]
+		if h[1]&0xc0 != 0xc0 {
+			t.Fatalf("block header flags %#x: no sizes", h[1])
+		}
+		k := 2
+		if field == 1 {
+			_, n, err := uvarint(h[2:])
+			if err != nil {
+				t.Fatal(err)
+			}
+			k += n
+		}
+		h[k] ^= 1
+		binary.LittleEndian.PutUint32(h[size-4:], crc32.ChecksumIEEE(h[:size-4]))
+		if _, err := decode(bad); err == nil || !strings.Contains(err.Error(), "its header says") {
+			t.Errorf("altered size %d in the block header: error %v", field, err)
+		}
+	}
+}
