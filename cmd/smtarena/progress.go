@@ -38,7 +38,7 @@ type pairProgress struct {
 	wg     sync.WaitGroup
 	start  time.Time
 	drawn  bool // the bars are on the screen: redraw over them
-	ended  bool // finish has run
+	once   sync.Once
 }
 
 type trackProgress struct {
@@ -129,13 +129,6 @@ func (p *pairProgress) summary() {
 func (p *pairProgress) draw() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.drawLocked()
-}
-
-func (p *pairProgress) drawLocked() {
-	if p.ended {
-		return
-	}
 	width := 0
 	for _, t := range p.tracks {
 		width = max(width, len(t))
@@ -166,25 +159,15 @@ func bar(done, total int) string {
 // (those of tracks not finished, after an interruption, short of their
 // end), or the last summary line is printed.
 func (p *pairProgress) finish() {
-	p.mu.Lock()
-	if p.ended {
-		p.mu.Unlock()
-		return
-	}
-	p.mu.Unlock()
-	close(p.stop)
-	p.wg.Wait()
-	if p.tty {
-		p.mu.Lock()
-		p.drawLocked()
-		p.ended = true
-		p.mu.Unlock()
-		return
-	}
-	p.summary()
-	p.mu.Lock()
-	p.ended = true
-	p.mu.Unlock()
+	p.once.Do(func() {
+		close(p.stop)
+		p.wg.Wait()
+		if p.tty {
+			p.draw()
+		} else {
+			p.summary()
+		}
+	})
 }
 
 // trackOrder is a track's place in the order compete runs them.

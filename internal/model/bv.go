@@ -526,5 +526,3 @@ func signedDiv64(op opcode, s, t uint64, w int) uint64 {
 	}
 	return neg(u)
 }
-
-var _ = smtlib.NoTerm

@@ -1,9 +1,7 @@
 package official
 
 import (
-	"compress/gzip"
 	"io"
-	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -28,7 +26,7 @@ func BenchmarkInputFloor2024(b *testing.B) {
 	}
 	rows := 0
 	for _, f := range files[:4] {
-		rows += countResults(b, f)
+		rows += decodeCount(b, f, "results")
 	}
 	gunzip := func(path string) int64 {
 		r, closeFile, err := openJSON(path)
@@ -98,36 +96,4 @@ func BenchmarkInputFloor2024(b *testing.B) {
 	b.ReportMetric(perM(tok2), "s/Mrow-floor")
 	b.Logf("%d result rows, %d MB of JSON: gunzip %.3f s (%.2f s per million rows), gunzip and tokenize %.3f s (%.2f s/M) on one core; on two: %.3f s (%.2f s/M) and %.3f s (%.2f s/M); the target for import and scoring is 2 s/M",
 		rows, size>>20, gz.Seconds()/n, perM(gz), tok.Seconds()/n, perM(tok), gz2.Seconds()/n, perM(gz2), tok2.Seconds()/n, perM(tok2))
-}
-
-// countResults counts the elements of a results file's "results" array,
-// skipping each whole.
-func countResults(b *testing.B, path string) int {
-	f, err := os.Open(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		b.Fatal(err)
-	}
-	d := newJSONReader(zr)
-	n := 0
-	err = d.arrays(map[string]bool{"results": true}, func(string) error {
-		for {
-			more, err := d.more()
-			if err != nil || !more {
-				return err
-			}
-			if err := d.skipValue(1); err != nil {
-				return err
-			}
-			n++
-		}
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	return n
 }

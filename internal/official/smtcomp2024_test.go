@@ -15,7 +15,7 @@ import (
 
 // decodeCount counts the elements of the arrays under keys of a gzipped
 // JSON file by decoding it whole, independently of the importer.
-func decodeCount(t *testing.T, path string, keys ...string) int {
+func decodeCount(t testing.TB, path string, keys ...string) int {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
