@@ -100,10 +100,6 @@ func ImportBenchmarksJSON(ctx context.Context, st store.Store, path string) (Sta
 		return Stats{}, err
 	}
 	defer closer()
-	have, err := st.FileSigs(ctx)
-	if err != nil {
-		return Stats{}, err
-	}
 	var stats Stats
 	// One transaction: the list is there, or (a crash, a failing store)
 	// not at all.
@@ -111,7 +107,7 @@ func ImportBenchmarksJSON(ctx context.Context, st store.Store, path string) (Sta
 	if err != nil {
 		return Stats{}, err
 	}
-	wb := newWriteBehind(func(bs []store.Indexed) (int, error) { return len(bs), bulk.UpsertBenchmarks(bs) })
+	wb := newWriteBehind(bulk.AddBenchmarks)
 	buf := make([]store.Indexed, 0, batchSize)
 	finished, finishErr := false, error(nil)
 	finish := func() error {
@@ -120,7 +116,7 @@ func ImportBenchmarksJSON(ctx context.Context, st store.Store, path string) (Sta
 		}
 		finished = true
 		wb.put(buf)
-		added, _, err := wb.wait()
+		added, written, err := wb.wait()
 		if err != nil {
 			_ = bulk.Rollback()
 			finishErr = err
@@ -130,6 +126,7 @@ func ImportBenchmarksJSON(ctx context.Context, st store.Store, path string) (Sta
 			return finishErr
 		}
 		stats.Added += added
+		stats.Skipped += written - added
 		return nil
 	}
 	unknown := map[string]int{}
@@ -189,10 +186,6 @@ func ImportBenchmarksJSON(ctx context.Context, st store.Store, path string) (Sta
 				continue
 			}
 			seen[k] = int32(n)*4 + int32(slices.Index(arrayNames, key))
-			if _, ok := have[b.Path]; ok {
-				stats.Skipped++
-				continue
-			}
 			buf = append(buf, store.Indexed{Benchmark: b})
 			if len(buf) >= batchSize {
 				if wb.failed.Load() {

@@ -652,7 +652,7 @@ func (b *sqlBulk) fill(table string) error {
 func (s *sqlStore) Bulk(ctx context.Context) (Bulk, error) {
 	// The statements first: SQLite's store has one connection, which the
 	// transaction holds.
-	for _, q := range []insert{resultsInsert, benchmarksInsert} {
+	for _, q := range []insert{resultsInsert, benchmarksInsert, s.d.benchmarksAdd()} {
 		if _, err := s.prepareInsert(ctx, q); err != nil {
 			return nil, fmt.Errorf("store: %w", err)
 		}

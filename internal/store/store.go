@@ -57,6 +57,10 @@ type Store interface {
 type Bulk interface {
 	AddResults(rs []Result) (int, error)
 	UpsertBenchmarks(bs []Indexed) error
+	// AddBenchmarks adds the benchmarks whose paths are not in the store
+	// yet, the first of a path given twice, and leaves the others as they
+	// are; it returns how many it added.
+	AddBenchmarks(bs []Indexed) (int, error)
 	Commit() error
 	Rollback() error
 }

@@ -191,6 +191,78 @@ func Run(t *testing.T, newDSN func(t *testing.T) string) {
 		}
 	})
 
+	t.Run("BulkAddBenchmarks", func(t *testing.T) {
+		s := open(t, newDSN(t))
+		old := bench("non-incremental/QF_UF/f/5.smt2", "QF_UF", benchmark.Sat)
+		if err := s.UpsertBenchmarks(ctx, []store.Indexed{old}); err != nil {
+			t.Fatal(err)
+		}
+		// Many rows (several multi-row statements and the rest one by
+		// one): one already there, given changed, and one given twice.
+		var in []store.Indexed
+		for i := range 123 {
+			b := bench(fmt.Sprintf("non-incremental/QF_UF/f/%d.smt2", i), "QF_UF", benchmark.Unsat)
+			b.Asserts = i
+			if i%7 == 0 { // rows that differ in the columns often shared
+				b.Logic, b.Category, b.Difficulty, b.Size, b.Sig, b.Hash = "QF_LIA", benchmark.Crafted, 2.5, int64(i), store.FileSig{}, ""
+			}
+			in = append(in, b)
+		}
+		twice := in[40]
+		twice.Asserts = 1000
+		in = append(in, twice)
+		add := func(in []store.Indexed) (int, store.Bulk) {
+			t.Helper()
+			bulk, err := s.Bulk(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n, err := bulk.AddBenchmarks(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return n, bulk
+		}
+		if n, bulk := add(in); n != 122 || bulk.Rollback() != nil {
+			t.Fatalf("add: %d added, want 122", n)
+		}
+		if all, _ := s.Benchmarks(ctx, store.Filter{}); len(all) != 1 {
+			t.Errorf("after a rollback: %d benchmarks", len(all))
+		}
+		n, bulk := add(in)
+		if err := bulk.Commit(); err != nil || n != 122 {
+			t.Fatalf("add: %d added, %v", n, err)
+		}
+		all, _ := s.Benchmarks(ctx, store.Filter{})
+		if len(all) != 123 {
+			t.Fatalf("%d benchmarks, want 123", len(all))
+		}
+		byPath := map[string]benchmark.Benchmark{}
+		for _, b := range all {
+			byPath[b.Path] = b
+		}
+		if got := byPath[old.Path]; got.Status != benchmark.Sat || got.Asserts != 3 {
+			t.Errorf("the benchmark already there was changed: %+v", got)
+		}
+		if got := byPath[twice.Path]; got.Asserts != 40 {
+			t.Errorf("of a path given twice, %d assertions, want the first's 40", got.Asserts)
+		}
+		for i, b := range in[:123] {
+			got := byPath[b.Path]
+			if i == 5 {
+				continue
+			}
+			got.ID = 0
+			if fmt.Sprint(got) != fmt.Sprint(b.Benchmark) {
+				t.Errorf("benchmark %d: %+v, want %+v", i, got, b.Benchmark)
+			}
+		}
+		// Again: nothing added.
+		if n, bulk := add(in); n != 0 || bulk.Commit() != nil {
+			t.Errorf("add again: %d added", n)
+		}
+	})
+
 	t.Run("Selections", func(t *testing.T) {
 		s := open(t, newDSN(t))
 		var in []store.Indexed
