@@ -19,3 +19,29 @@ func TestFamily(t *testing.T) {
 		t.Error("parse")
 	}
 }
+
+// TestLogicOfPath: the logic found without splitting the path is the one
+// of the path's cleaned elements.
+func TestLogicOfPath(t *testing.T) {
+	for _, p := range []string{"", "/", "x", "/x", "a/b", "non-incremental/QF_UF/x.smt2", "non-incremental/QF_UF/f/g/x.smt2",
+		"incremental/QF_BV/x.smt2", "lib/incremental/QF_BV/s/y.smt2", "non-incremental/QF_UF", "x/non-incremental/QF_UF",
+		"a/incremental/b/incremental/c/d", "non-incremental/QF_UF/../x.smt2", "non-incremental//QF_UF/x.smt2",
+		"non-incremental/./QF_UF/x.smt2", "non-incremental/QF_UF/x.smt2/", "//non-incremental/QF_UF/x.smt2", "./a/b", "../a/b/c",
+		"incremental/incremental/incremental", "incremental/a/incremental/b/c"} {
+		l, _, _ := pathParts(p)
+		if got := LogicOfPath(p); got != l {
+			t.Errorf("LogicOfPath(%q) = %q, want %q", p, got, l)
+		}
+	}
+}
+
+func FuzzLogicOfPath(f *testing.F) {
+	f.Add("non-incremental/QF_UF/f/x.smt2")
+	f.Add("lib/incremental/QF_BV/../s/y.smt2")
+	f.Fuzz(func(t *testing.T, p string) {
+		l, _, _ := pathParts(p)
+		if got := LogicOfPath(p); got != l {
+			t.Errorf("LogicOfPath(%q) = %q, want %q", p, got, l)
+		}
+	})
+}

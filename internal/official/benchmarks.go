@@ -107,6 +107,22 @@ func ImportBenchmarksJSON(ctx context.Context, st store.Store, path string) (Sta
 	if err != nil {
 		return Stats{}, err
 	}
+	unknown := map[string]int{}
+	// The path of each entry added, in the order of the entries (the store
+	// skips a path given twice, and duplicates finds which), and the first
+	// half of its hash.
+	arrayNames := []string{"", "incremental", "non_incremental"}
+	hint := mapHint(path, 230) // an entry takes some 230 bytes
+	ats, hs := make([]pathAt, 0, hint), make([]uint64, 0, hint)
+	hash := newHasher()
+	// The entries' problems and where each is among the entries (Rows).
+	var probRows []int
+	var key string
+	var n int
+	bad := func(format string, args ...any) {
+		stats.Problems = append(stats.Problems, Problem{File: path, Line: n, Reason: fmt.Sprintf("%s[%d]: ", key, n) + fmt.Sprintf(format, args...)})
+		probRows = append(probRows, stats.Rows)
+	}
 	wb := newWriteBehind(bulk.AddBenchmarks)
 	buf := make([]store.Indexed, 0, batchSize)
 	finished, finishErr := false, error(nil)
@@ -125,25 +141,34 @@ func ImportBenchmarksJSON(ctx context.Context, st store.Store, path string) (Sta
 		if finishErr = bulk.Commit(); finishErr != nil {
 			return finishErr
 		}
+		// The store added the first entry of a path given more than once
+		// and skipped the others, which are named here.
+		dups := duplicates(ats, hs)
 		stats.Added += added
-		stats.Skipped += written - added
+		stats.Skipped += written - added - len(dups)
+		all := make([]Problem, 0, len(stats.Problems)+len(dups))
+		for _, dup := range dups {
+			for len(probRows) > 0 && probRows[0] < dup.row {
+				all, stats.Problems, probRows = append(all, stats.Problems[0]), stats.Problems[1:], probRows[1:]
+			}
+			key, first := arrayNames[dup.at%4], ats[dup.first].at
+			all = append(all, Problem{File: path, Line: int(dup.at / 4),
+				Reason: fmt.Sprintf("%s[%d]: the same benchmark as %s[%d]", key, dup.at/4, arrayNames[first%4], first/4)})
+		}
+		stats.Problems = append(all, stats.Problems...)
 		return nil
 	}
-	unknown := map[string]int{}
-	// Where each path was first: the entry's index times 4 plus that of its
-	// array in arrayNames (small values: the lists are long).
-	arrayNames := []string{"", "incremental", "non_incremental"}
-	seen := make(map[keyHash]int32, mapHint(path, 256)) // an entry takes some 230 bytes
-	hash := newHasher()
 	d := newJSONReader(r)
 	var paths pathMaker
 	var ms []member
-	err = d.arrays(map[string]bool{"incremental": true, "non_incremental": true}, func(key string) error {
+	err = d.arrays(map[string]bool{"incremental": true, "non_incremental": true}, func(k string) error {
+		key = k
+		array := int32(slices.Index(arrayNames, key))
 		track := "single-query"
 		if key == "incremental" {
 			track = "incremental"
 		}
-		for n := 1; ; n++ {
+		for n = 1; ; n++ {
 			more, err := d.more()
 			if err == nil && more {
 				ms, err = d.element(ms)
@@ -155,9 +180,6 @@ func ImportBenchmarksJSON(ctx context.Context, st store.Store, path string) (Sta
 				return nil
 			}
 			stats.Rows++
-			bad := func(format string, args ...any) {
-				stats.Problems = append(stats.Problems, Problem{File: path, Line: n, Reason: fmt.Sprintf("%s[%d]: ", key, n) + fmt.Sprintf(format, args...)})
-			}
 			// The fields, the last of a name given twice (as encoding/json
 			// decodes into a map).
 			var vals [4][]byte
@@ -180,12 +202,9 @@ func ImportBenchmarksJSON(ctx context.Context, st store.Store, path string) (Sta
 			if !ok {
 				continue
 			}
-			k := hash.of(b.Path)
-			if first, dup := seen[k]; dup {
-				bad("the same benchmark as %s[%d]", arrayNames[first%4], first/4)
-				continue
-			}
-			seen[k] = int32(n)*4 + int32(slices.Index(arrayNames, key))
+			h := hash.of(b.Path)
+			ats = append(ats, pathAt{h: h, row: stats.Rows, at: int32(n)*4 + array})
+			hs = append(hs, h[0])
 			buf = append(buf, store.Indexed{Benchmark: b})
 			if len(buf) >= batchSize {
 				if wb.failed.Load() {
@@ -217,4 +236,53 @@ func ImportBenchmarksJSON(ctx context.Context, st store.Store, path string) (Sta
 			Reason: fmt.Sprintf("field %q (first in entry %d) has no place in the benchmarks table: not kept", k, unknown[k])})
 	}
 	return stats, nil
+}
+
+// pathAt is the path of an entry (its hash) and where the entry is: its
+// place among the entries (Stats.Rows), and its index times 4 plus its
+// array's in arrayNames.
+type pathAt struct {
+	h   keyHash
+	row int
+	at  int32
+}
+
+// dupAt is an entry whose path an earlier one has, the first (an index
+// in ats).
+type dupAt struct {
+	pathAt
+	first int
+}
+
+// duplicates finds the entries of ats (in the order of the entries) whose
+// path an earlier one has, in that order; hs holds the first half of each
+// hash (and is sorted). Sorting those is a fraction of the time a map
+// of the paths takes to fill (a cache miss an entry).
+func duplicates(ats []pathAt, hs []uint64) []dupAt {
+	slices.Sort(hs)
+	var twice map[uint64]bool
+	for i := 1; i < len(hs); i++ {
+		if hs[i] == hs[i-1] {
+			if twice == nil {
+				twice = map[uint64]bool{}
+			}
+			twice[hs[i]] = true
+		}
+	}
+	if twice == nil {
+		return nil
+	}
+	var dups []dupAt
+	first := map[keyHash]int{}
+	for i, a := range ats {
+		if !twice[a.h[0]] {
+			continue
+		}
+		if j, ok := first[a.h]; ok {
+			dups = append(dups, dupAt{a, j})
+		} else {
+			first[a.h] = i
+		}
+	}
+	return dups
 }

@@ -183,3 +183,40 @@ func TestImportBenchmarksJSONProblems(t *testing.T) {
 		t.Errorf("%+v", bs)
 	}
 }
+
+// TestImportBenchmarksJSONDuplicates: an entry whose path an earlier one
+// has is named in the order of the entries, among the other problems, and
+// counted once; a path already in the store is Skipped once.
+func TestImportBenchmarksJSONDuplicates(t *testing.T) {
+	entry := func(name, status string) string {
+		return `{"file": {"incremental": false, "logic": "QF_UF", "family": ["g"], "name": "` + name + `"}, "status": "` + status + `", "asserts": 2}`
+	}
+	inc := `{"file": {"incremental": true, "logic": "QF_LIA", "family": ["f"], "name": "a.smt2"}, "check_sats": 3}`
+	dir := t.TempDir()
+	first, second := filepath.Join(dir, "benchmarks-2024.json"), filepath.Join(dir, "benchmarks-2025.json")
+	os.WriteFile(first, []byte(`{"non_incremental": [`+entry("b.smt2", "sat")+`]}`), 0o644)
+	os.WriteFile(second, []byte(`{"incremental": [`+inc+`, {"check_sats": 1}, `+inc+`],
+ "non_incremental": [`+entry("b.smt2", "unsat")+`, `+entry("b.smt2", "sat")+`, `+entry("c.smt2", "maybe")+`, `+entry("d.smt2", "unsat")+`]}`), 0o644)
+	st := openStore(t)
+	ctx := context.Background()
+	if s, err := Import(ctx, st, "benchmarks-json", first, Options{}); err != nil || s.Added != 1 {
+		t.Fatalf("%+v %v", s, err)
+	}
+	s, err := Import(ctx, st, "benchmarks-json", second, Options{})
+	if err != nil || s.Rows != 7 || s.Added != 2 || s.Skipped != 1 || s.Unusable() != 4 || len(s.Problems) != 4 {
+		t.Fatalf("%+v %v", s, err)
+	}
+	for i, want := range []string{":2: incremental[2]: no file", ":3: incremental[3]: the same benchmark as incremental[1]",
+		":2: non_incremental[2]: the same benchmark as non_incremental[1]", ":3: non_incremental[3]: unknown status"} {
+		if !strings.Contains(s.Problems[i].String(), want) {
+			t.Errorf("problem %d: %s, want %s", i, s.Problems[i], want)
+		}
+	}
+	bs, _ := st.Benchmarks(ctx, store.Filter{})
+	if len(bs) != 3 || bs[1].Path != "non-incremental/QF_UF/g/b.smt2" || bs[1].Status != "sat" {
+		t.Errorf("%+v", bs)
+	}
+	if s, err := Import(ctx, st, "benchmarks-json", second, Options{}); err != nil || s.Added != 0 || s.Skipped != 3 || s.Unusable() != 4 {
+		t.Errorf("again: %+v %v", s, err)
+	}
+}

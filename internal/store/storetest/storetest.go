@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -198,7 +199,8 @@ func Run(t *testing.T, newDSN func(t *testing.T) string) {
 			t.Fatal(err)
 		}
 		// Many rows (several multi-row statements and the rest one by
-		// one): one already there, given changed, and one given twice.
+		// one): one already there, given changed, and one given three
+		// times, twice in one statement.
 		var in []store.Indexed
 		for i := range 123 {
 			b := bench(fmt.Sprintf("non-incremental/QF_UF/f/%d.smt2", i), "QF_UF", benchmark.Unsat)
@@ -211,6 +213,7 @@ func Run(t *testing.T, newDSN func(t *testing.T) string) {
 		twice := in[40]
 		twice.Asserts = 1000
 		in = append(in, twice)
+		in = slices.Insert(in, 45, twice)
 		add := func(in []store.Indexed) (int, store.Bulk) {
 			t.Helper()
 			bulk, err := s.Bulk(ctx)
@@ -247,9 +250,9 @@ func Run(t *testing.T, newDSN func(t *testing.T) string) {
 		if got := byPath[twice.Path]; got.Asserts != 40 {
 			t.Errorf("of a path given twice, %d assertions, want the first's 40", got.Asserts)
 		}
-		for i, b := range in[:123] {
+		for i, b := range in {
 			got := byPath[b.Path]
-			if i == 5 {
+			if i == 5 || i == 45 || i == len(in)-1 {
 				continue
 			}
 			got.ID = 0
