@@ -602,6 +602,8 @@ type sqlBulk struct {
 	seen     map[string]bool
 	indexes  []string
 	cacheSet bool
+	// AddBenchmarks's statements, prepared in the transaction.
+	benchStmts map[benchStmt]*sql.Stmt
 }
 
 // fill prepares to add to a table: SQLite builds an index of many rows
@@ -652,7 +654,7 @@ func (b *sqlBulk) fill(table string) error {
 func (s *sqlStore) Bulk(ctx context.Context) (Bulk, error) {
 	// The statements first: SQLite's store has one connection, which the
 	// transaction holds.
-	for _, q := range []insert{resultsInsert, benchmarksInsert, s.d.benchmarksAdd()} {
+	for _, q := range []insert{resultsInsert, benchmarksInsert} {
 		if _, err := s.prepareInsert(ctx, q); err != nil {
 			return nil, fmt.Errorf("store: %w", err)
 		}

@@ -198,11 +198,11 @@ func Run(t *testing.T, newDSN func(t *testing.T) string) {
 		if err := s.UpsertBenchmarks(ctx, []store.Indexed{old}); err != nil {
 			t.Fatal(err)
 		}
-		// Many rows (several multi-row statements and the rest one by
-		// one): one already there, given changed, and one given three
-		// times, twice in one statement.
+		// Many rows (several multi-row statements of several sizes): one
+		// already there, given changed, and one given three times, twice
+		// in one statement.
 		var in []store.Indexed
-		for i := range 123 {
+		for i := range 437 {
 			b := bench(fmt.Sprintf("non-incremental/QF_UF/f/%d.smt2", i), "QF_UF", benchmark.Unsat)
 			b.Asserts = i
 			if i%7 == 0 { // rows that differ in the columns often shared
@@ -226,19 +226,19 @@ func Run(t *testing.T, newDSN func(t *testing.T) string) {
 			}
 			return n, bulk
 		}
-		if n, bulk := add(in); n != 122 || bulk.Rollback() != nil {
-			t.Fatalf("add: %d added, want 122", n)
+		if n, bulk := add(in); n != 436 || bulk.Rollback() != nil {
+			t.Fatalf("add: %d added, want 436", n)
 		}
 		if all, _ := s.Benchmarks(ctx, store.Filter{}); len(all) != 1 {
 			t.Errorf("after a rollback: %d benchmarks", len(all))
 		}
 		n, bulk := add(in)
-		if err := bulk.Commit(); err != nil || n != 122 {
+		if err := bulk.Commit(); err != nil || n != 436 {
 			t.Fatalf("add: %d added, %v", n, err)
 		}
 		all, _ := s.Benchmarks(ctx, store.Filter{})
-		if len(all) != 123 {
-			t.Fatalf("%d benchmarks, want 123", len(all))
+		if len(all) != 437 {
+			t.Fatalf("%d benchmarks, want 437", len(all))
 		}
 		byPath := map[string]benchmark.Benchmark{}
 		for _, b := range all {
