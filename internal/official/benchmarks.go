@@ -29,6 +29,16 @@ func benchField(quoted string) int {
 	return -1
 }
 
+// statusWord is string(w), without making a string of a status's word.
+func statusWord(w []byte) string {
+	for _, s := range [...]string{"sat", "unsat", "unknown", "incremental"} {
+		if string(w) == s {
+			return s
+		}
+	}
+	return string(w)
+}
+
 // benchmarkEntry makes a benchmark of an entry's fields (file, check_sats,
 // asserts, status; nil where missing), or names what is wrong with it.
 func benchmarkEntry(vals [4][]byte, track string, paths *pathMaker, bad func(format string, args ...any)) (benchmark.Benchmark, bool) {
@@ -66,7 +76,7 @@ func benchmarkEntry(vals [4][]byte, track string, paths *pathMaker, bad func(for
 	if v := vals[3]; v != nil {
 		var s string
 		if plain, ok := plainString(v); ok {
-			s = string(plain)
+			s = statusWord(plain)
 		} else if json.Unmarshal(v, &s) != nil {
 			bad("status %s: not a string", v)
 			return b, false
@@ -148,7 +158,7 @@ func ImportBenchmarksJSON(ctx context.Context, st store.Store, path string) (Sta
 		stats.Skipped += written - added - len(dups)
 		all := make([]Problem, 0, len(stats.Problems)+len(dups))
 		for _, dup := range dups {
-			for len(probRows) > 0 && probRows[0] < dup.row {
+			for len(probRows) > 0 && probRows[0] < int(dup.row) {
 				all, stats.Problems, probRows = append(all, stats.Problems[0]), stats.Problems[1:], probRows[1:]
 			}
 			key, first := arrayNames[dup.at%4], ats[dup.first].at
@@ -203,7 +213,7 @@ func ImportBenchmarksJSON(ctx context.Context, st store.Store, path string) (Sta
 				continue
 			}
 			h := hash.of(b.Path)
-			ats = append(ats, pathAt{h: h, row: stats.Rows, at: int32(n)*4 + array})
+			ats = append(ats, pathAt{h: h, row: int32(stats.Rows), at: int32(n)*4 + array})
 			hs = append(hs, h[0])
 			buf = append(buf, store.Indexed{Benchmark: b})
 			if len(buf) >= batchSize {
@@ -242,9 +252,8 @@ func ImportBenchmarksJSON(ctx context.Context, st store.Store, path string) (Sta
 // place among the entries (Stats.Rows), and its index times 4 plus its
 // array's in arrayNames.
 type pathAt struct {
-	h   keyHash
-	row int
-	at  int32
+	h       keyHash
+	row, at int32
 }
 
 // dupAt is an entry whose path an earlier one has, the first (an index
