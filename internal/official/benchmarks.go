@@ -265,8 +265,8 @@ type dupAt struct {
 
 // duplicates finds the entries of ats (in the order of the entries) whose
 // path an earlier one has, in that order; hs holds the first half of each
-// hash (and is sorted). Sorting those is a fraction of the time a map
-// of the paths takes to fill (a cache miss an entry).
+// hash, and is sorted in place. Sorting those takes a fraction of the time
+// a map of half a million paths takes to fill (a cache miss an entry).
 func duplicates(ats []pathAt, hs []uint64) []dupAt {
 	slices.Sort(hs)
 	var twice map[uint64]bool
