@@ -19,6 +19,8 @@ const benchChunk = 200
 var benchColumns = [...]string{"path", "logic", "incremental", "category", "status", "statuses", "difficulty",
 	"asserts", "check_sats", "size", "mod_time", "hash"}
 
+// benchValue is a column's value, as a type database/sql passes on as it
+// is (an int goes through reflection).
 func benchValue(b *Indexed, c int) any {
 	switch c {
 	case 0:
@@ -26,7 +28,7 @@ func benchValue(b *Indexed, c int) any {
 	case 1:
 		return b.Logic
 	case 2:
-		return boolInt(b.Incremental)
+		return int64(boolInt(b.Incremental))
 	case 3:
 		return string(b.Category)
 	case 4:
@@ -36,9 +38,9 @@ func benchValue(b *Indexed, c int) any {
 	case 6:
 		return b.Difficulty
 	case 7:
-		return b.Asserts
+		return int64(b.Asserts)
 	case 8:
-		return b.CheckSats
+		return int64(b.CheckSats)
 	case 9:
 		return b.Size
 	case 10:
