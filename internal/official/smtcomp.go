@@ -91,12 +91,20 @@ func openJSON(path string) (io.Reader, func() error, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	r, _, err := decompress(path, bufio.NewReaderSize(f, 1<<16))
+	br := bufio.NewReaderSize(f, 1<<16)
+	r, _, err := decompress(path, br)
 	if err != nil {
 		f.Close()
 		return nil, nil, err
 	}
-	return r, f.Close, nil
+	if r == io.Reader(br) { // not compressed
+		return r, f.Close, nil
+	}
+	ahead := newReadAhead(r, 1<<18, 4)
+	return ahead, func() error {
+		ahead.Close()
+		return f.Close()
+	}, nil
 }
 
 // jsonSize guesses the size of a JSON file decompressed: a .gz file's

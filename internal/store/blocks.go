@@ -69,6 +69,10 @@ type blockBuilder struct {
 	words [stringCols][]string // dictionary entries, by index
 	index [stringCols][]byte   // uvarint index of each row
 	nums  [floatCols][]byte
+	// the last value of each column and its index: consecutive results
+	// mostly share them (a benchmark's solvers follow one another)
+	last    [stringCols]string
+	lastIdx [stringCols]uint32
 }
 
 func newBlockBuilder(year int, track string) *blockBuilder {
@@ -83,11 +87,15 @@ func newBlockBuilder(year int, track string) *blockBuilder {
 func (b *blockBuilder) reset() { *b = *newBlockBuilder(b.year, b.track) }
 
 func (b *blockBuilder) put(c int, s string) {
-	i, ok := b.dicts[c][s]
-	if !ok {
-		i = uint32(len(b.words[c]))
-		b.dicts[c][s] = i
-		b.words[c] = append(b.words[c], s)
+	i := b.lastIdx[c]
+	if s != b.last[c] || len(b.words[c]) == 0 {
+		var ok bool
+		if i, ok = b.dicts[c][s]; !ok {
+			i = uint32(len(b.words[c]))
+			b.dicts[c][s] = i
+			b.words[c] = append(b.words[c], s)
+		}
+		b.last[c], b.lastIdx[c] = s, i
 	}
 	b.index[c] = binary.AppendUvarint(b.index[c], uint64(i))
 }
