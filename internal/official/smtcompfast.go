@@ -83,6 +83,7 @@ type smtcompFast struct {
 	givenComp string
 
 	strs  map[string]string // solvers, words, tracks: made once
+	words map[string]wordClass
 	comps map[int]string
 	paths pathMaker
 	buf   []byte
@@ -226,7 +227,17 @@ func (f *smtcompFast) result(d *jsonReader, ms []member) (res store.Result, why 
 		return res, "", false
 	}
 	word := f.intern(wb)
-	w, ok := classifyWord(word)
+	w, known := f.words[word]
+	ok = true
+	if !known {
+		w, ok = classifyWord(word)
+		if ok && len(f.words) < 1000 {
+			if f.words == nil {
+				f.words = map[string]wordClass{}
+			}
+			f.words[word] = w
+		}
+	}
 	if !ok || (w.status != "complete" && w.status != "timeout" && w.status != "memout") {
 		return res, "", false
 	}

@@ -129,8 +129,9 @@ func splitKey(r *Result) (head, tail, full string) {
 	if !ok {
 		return "", "", k
 	}
-	for _, f := range []string{strconv.Itoa(r.Year), r.Track, r.Solver, r.Configuration, r.BenchmarkPath} {
-		if !strings.HasPrefix(rest, f+"\x1f") {
+	var year [20]byte
+	for _, f := range [...]string{string(strconv.AppendInt(year[:0], int64(r.Year), 10)), r.Track, r.Solver, r.Configuration, r.BenchmarkPath} {
+		if len(rest) <= len(f) || rest[len(f)] != '\x1f' || rest[:len(f)] != f {
 			return "", "", k
 		}
 		rest = rest[len(f)+1:]
