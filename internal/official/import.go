@@ -3,7 +3,6 @@ package official
 import (
 	"context"
 	"fmt"
-	"hash/maphash"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -11,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/smtarena/smtarena/internal/keyset"
 	"github.com/smtarena/smtarena/internal/store"
 )
 
@@ -262,8 +262,8 @@ type batcher struct {
 	st    store.Store
 	buf   []store.Result
 	stats Stats
-	seen  map[keyHash]int // key -> line, to name duplicates within a file
-	hash  hasher
+	seen  *keyset.Table // key -> line, to name duplicates within a file
+	hash  keyset.Hasher
 	wb    *writeBehind[store.Result]
 	bulk  store.Bulk
 }
@@ -288,15 +288,13 @@ func (b *batcher) start() error {
 func (b *batcher) add(file string, line int, r store.Result) error {
 	b.stats.Rows++
 	if b.seen == nil {
-		b.seen, b.hash = map[keyHash]int{}, newHasher()
+		b.seen, b.hash = keyset.New(0), keyset.NewHasher()
 	}
-	k := b.hash.of(r.SourceKey)
-	if first, dup := b.seen[k]; dup {
+	if first, dup := b.seen.Add(b.hash.Of(r.SourceKey), line); dup {
 		b.stats.Problems = append(b.stats.Problems, Problem{File: file, Line: line,
 			Reason: fmt.Sprintf("the same result as line %d (same year, track, solver, configuration, benchmark and pair)", first)})
 		return nil
 	}
-	b.seen[k] = line
 	b.buf = append(b.buf, r)
 	if len(b.buf) >= batchSize {
 		return b.flush()
@@ -364,15 +362,11 @@ func (b *batcher) finish() error {
 }
 
 // keyHash stands for a key (a result's source key, a benchmark's path) in
-// the sets by which an importer names the rows a file gives twice: 128 bits
-// of two independently seeded hashes, a fraction of the keys' size (the
-// keys would stay in memory all the import long). Two different keys of a
-// file of a million rows are taken for one with a probability under
-// 10^-26.
-type keyHash [2]uint64
+// the sets by which an importer names the rows a file gives twice.
+type keyHash = keyset.Hash
 
-type hasher struct{ a, b maphash.Seed }
+type hasher struct{ keyset.Hasher }
 
-func newHasher() hasher { return hasher{maphash.MakeSeed(), maphash.MakeSeed()} }
+func newHasher() hasher { return hasher{keyset.NewHasher()} }
 
-func (h hasher) of(s string) keyHash { return keyHash{maphash.String(h.a, s), maphash.String(h.b, s)} }
+func (h hasher) of(s string) keyHash { return h.Of(s) }

@@ -6,10 +6,11 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/smtarena/smtarena/internal/keyset"
 )
 
 // Imported results are stored in blocks, not rows: one row of the
@@ -89,15 +90,39 @@ func (b *blockBuilder) reset() { *b = *newBlockBuilder(b.year, b.track) }
 func (b *blockBuilder) put(c int, s string) {
 	i := b.lastIdx[c]
 	if s != b.last[c] || len(b.words[c]) == 0 {
-		var ok bool
-		if i, ok = b.dicts[c][s]; !ok {
-			i = uint32(len(b.words[c]))
-			b.dicts[c][s] = i
-			b.words[c] = append(b.words[c], s)
-		}
+		i = b.lookup(c, s)
 		b.last[c], b.lastIdx[c] = s, i
 	}
 	b.index[c] = binary.AppendUvarint(b.index[c], uint64(i))
+}
+
+// smallDict is the size up to which a column's values are looked up by a
+// scan rather than a map (solvers, statuses, answers: a handful).
+const smallDict = 8
+
+// lookup returns the index of a value in a column's dictionary, adding it.
+func (b *blockBuilder) lookup(c int, s string) uint32 {
+	words := b.words[c]
+	if len(words) <= smallDict {
+		for i, w := range words {
+			if w == s {
+				return uint32(i)
+			}
+		}
+	} else if i, ok := b.dicts[c][s]; ok {
+		return i
+	}
+	i := uint32(len(words))
+	b.words[c] = append(words, s)
+	switch {
+	case len(b.words[c]) == smallDict+1:
+		for j, w := range b.words[c] {
+			b.dicts[c][w] = uint32(j)
+		}
+	case len(b.words[c]) > smallDict+1:
+		b.dicts[c][s] = i
+	}
+	return i
 }
 
 // add appends a result (of the builder's year and track).
@@ -307,28 +332,14 @@ func (d *blockReader) each(year int, track string, id int64, fn func(*Result) er
 	return nil
 }
 
-// keyHash stands for a source key in the sets by which adding results
-// skips those already there: 128 bits of two independently seeded hashes
-// (a year's keys whole would take a hundred bytes each). Two different
-// keys among a million are taken for one with a probability under 10^-26.
-type keyHash [2]uint64
-
-type keyHasher struct{ a, b maphash.Seed }
-
-func newKeyHasher() keyHasher { return keyHasher{maphash.MakeSeed(), maphash.MakeSeed()} }
-
-func (h keyHasher) of(s string) keyHash {
-	return keyHash{maphash.String(h.a, s), maphash.String(h.b, s)}
-}
-
 // blockAdder adds results in a transaction: into blocks, skipping those
 // whose keys are there already.
 type blockAdder struct {
 	s     *sqlStore
 	ctx   context.Context
 	tx    *sql.Tx
-	hash  keyHasher
-	keys  map[int]map[keyHash]struct{} // by year: the keys recorded and added
+	hash  keyset.Hasher
+	keys  map[int]*keyset.Table // by year: the keys recorded and added
 	build map[yearTrack]*blockBuilder
 	order []*blockBuilder // the blocks being built, in the order they were started
 }
@@ -339,7 +350,7 @@ type yearTrack struct {
 }
 
 func newBlockAdder(ctx context.Context, s *sqlStore, tx *sql.Tx) *blockAdder {
-	return &blockAdder{s: s, ctx: ctx, tx: tx, hash: newKeyHasher(), keys: map[int]map[keyHash]struct{}{}, build: map[yearTrack]*blockBuilder{}}
+	return &blockAdder{s: s, ctx: ctx, tx: tx, hash: keyset.NewHasher(), keys: map[int]*keyset.Table{}, build: map[yearTrack]*blockBuilder{}}
 }
 
 // add adds results, returning how many were new.
@@ -356,11 +367,9 @@ func (a *blockAdder) add(rs []Result) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		k := a.hash.of(r.SourceKey)
-		if _, there := keys[k]; there {
+		if _, there := keys.Add(a.hash.Of(r.SourceKey), 0); there {
 			continue
 		}
-		keys[k] = struct{}{}
 		yt := yearTrack{r.Year, r.Track}
 		b := a.build[yt]
 		if b == nil {
@@ -384,7 +393,7 @@ func (a *blockAdder) add(rs []Result) (int, error) {
 // first time: PostgreSQL first takes a lock on the year's results to the
 // end of the transaction, so that two imports of one year do not both add
 // a result (SQLite's transactions take the write lock at their start).
-func (a *blockAdder) keysOf(year int) (map[keyHash]struct{}, error) {
+func (a *blockAdder) keysOf(year int) (*keyset.Table, error) {
 	if keys, ok := a.keys[year]; ok {
 		return keys, nil
 	}
@@ -393,7 +402,7 @@ func (a *blockAdder) keysOf(year int) (map[keyHash]struct{}, error) {
 			return nil, err
 		}
 	}
-	keys := map[keyHash]struct{}{}
+	keys := keyset.New(0)
 	rows, err := a.tx.QueryContext(a.ctx, `SELECT source_key FROM results WHERE year = $1`, year)
 	if err != nil {
 		return nil, err
@@ -404,14 +413,14 @@ func (a *blockAdder) keysOf(year int) (map[keyHash]struct{}, error) {
 			rows.Close()
 			return nil, err
 		}
-		keys[a.hash.of(k)] = struct{}{}
+		keys.Add(a.hash.Of(k), 0)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	err = eachBlock(a.ctx, a.tx, ResultFilter{Year: year}, func(r *Result) error {
-		keys[a.hash.of(r.SourceKey)] = struct{}{}
+		keys.Add(a.hash.Of(r.SourceKey), 0)
 		return nil
 	})
 	if err != nil {
