@@ -133,7 +133,7 @@ func BenchmarkImportResults2024(b *testing.B) {
 		st.Close()
 	}
 	n := time.Duration(b.N)
-	b.ReportMetric((wall / n).Seconds()*1e6/float64(rows), "s/Mrow")
+	b.ReportMetric((wall/n).Seconds()*1e6/float64(rows), "s/Mrow")
 	b.Logf("%d result rows imported: wall %v, CPU %v (%.2f s and %.2f s per million rows)", rows,
 		(wall / n).Round(time.Millisecond), (cpu / n).Round(time.Millisecond),
 		(wall/n).Seconds()*1e6/float64(rows), (cpu/n).Seconds()*1e6/float64(rows))
