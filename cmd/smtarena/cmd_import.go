@@ -35,8 +35,8 @@ func newImportCmd(io streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "import [--db DSN] [--year Y] [--track T] [starexec-csv|smtcomp-json|benchmarks-json|aws-csv|submission] FILE...",
 		Short: "Import official SMT-COMP results into the store",
-		Long: `Read the official per-pair results that SMT-COMP publishes into the same
-results table that runs write, so that selection can drop benchmarks solved by
+		Long: `Read the official per-pair results that SMT-COMP publishes into the store's
+results, beside those that runs write, so that selection can drop benchmarks solved by
 all solvers in earlier years and scoring can re-score them. Formats:
 
   starexec-csv  StarExec job exports of 2015-2023 (.csv, compressed, or archives
