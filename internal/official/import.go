@@ -85,7 +85,19 @@ func (s Stats) Unusable() int {
 // where it has one. Two results that differ in any of these are two
 // results; importing the same file twice records each once.
 func Key(source string, year int, track, solver, configuration, benchmark, pair string) string {
-	return strings.Join([]string{source, strconv.Itoa(year), track, solver, configuration, benchmark, pair}, "\x1f")
+	var b strings.Builder
+	b.Grow(len(source) + len(track) + len(solver) + len(configuration) + len(benchmark) + len(pair) + 12)
+	for i, s := range [...]string{source, "", track, solver, configuration, benchmark, pair} {
+		if i > 0 {
+			b.WriteByte('\x1f')
+		}
+		if i == 1 {
+			var y [20]byte
+			b.Write(strconv.AppendInt(y[:0], int64(year), 10))
+		}
+		b.WriteString(s)
+	}
+	return b.String()
 }
 
 // Import reads an official result file of a format (see Formats) into the

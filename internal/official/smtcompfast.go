@@ -84,9 +84,11 @@ type smtcompFast struct {
 
 	strs  map[string]string // solvers, words, tracks: made once
 	words map[string]wordClass
-	comps map[int]string
-	paths pathMaker
-	buf   []byte
+	// tracks: the file's words for tracks ("Incremental") and their names
+	tracks map[string]string
+	comps  map[int]string
+	paths  pathMaker
+	buf    []byte
 }
 
 // pathMaker makes library paths of file objects; results come benchmark
@@ -169,8 +171,16 @@ func (f *smtcompFast) result(d *jsonReader, ms []member) (res store.Result, why 
 		if !plain {
 			return res, "", false
 		}
-		if track = jsonTracks[f.intern(t)]; track == "" {
-			track = jsonTracks[strings.ToLower(string(t))]
+		if track = jsonTracks[string(t)]; track == "" {
+			if track = f.tracks[string(t)]; track == "" {
+				track = jsonTracks[strings.ToLower(string(t))]
+				if track != "" {
+					if f.tracks == nil {
+						f.tracks = map[string]string{}
+					}
+					f.tracks[string(t)] = track
+				}
+			}
 		}
 		if track == "" {
 			return res, "", false

@@ -32,3 +32,12 @@ func TestReadAhead(t *testing.T) {
 	early.Close() // returns: the goroutine stopped though nobody reads
 	early.Close()
 }
+
+// A key is its parts joined by \x1f (the store keeps keys of this form as
+// their source and pair parts only).
+func TestKey(t *testing.T) {
+	if got, want := Key("smtcomp", 2024, "unsat-core", "cvc5", "", "non-incremental/QF_UF/a.smt2", "17"),
+		"smtcomp\x1f2024\x1funsat-core\x1fcvc5\x1f\x1fnon-incremental/QF_UF/a.smt2\x1f17"; got != want {
+		t.Errorf("Key: %q, want %q", got, want)
+	}
+}
