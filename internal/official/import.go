@@ -266,9 +266,11 @@ func (w *writeBehind[T]) wait() (added, written int, err error) {
 	return w.added, w.written, err
 }
 
-// batcher adds results to the store in batches and counts them. Started
-// (start), it writes behind in one transaction, and finish waits for the
-// writer and commits.
+// batcher adds results to the store in batches and counts them: started
+// (start), it writes behind in one transaction of the store, and finish
+// waits for the writer and commits. An import is one transaction: the
+// store keeps a year's results in blocks (store.Store.AddResults loads a
+// year's keys at every call).
 type batcher struct {
 	ctx   context.Context
 	st    store.Store
@@ -330,32 +332,22 @@ func (b *batcher) remark(file string, line int, format string, args ...any) {
 	b.stats.Problems = append(b.stats.Problems, Problem{File: file, Line: line, Reason: fmt.Sprintf(format, args...), Remark: true})
 }
 
-// flush adds the queued results (hands them to the writer, if started).
+// flush hands the queued results to the writer.
 func (b *batcher) flush() error {
 	if len(b.buf) == 0 {
 		return nil
 	}
-	if b.wb != nil {
-		if b.wb.failed.Load() {
-			return b.finish()
-		}
-		b.buf = b.wb.put(b.buf)
-		return nil
+	if b.wb.failed.Load() {
+		return b.finish()
 	}
-	n, err := b.st.AddResults(b.ctx, b.buf)
-	if err != nil {
-		return err
-	}
-	b.stats.Added += n
-	b.stats.Skipped += len(b.buf) - n
-	b.buf = b.buf[:0]
+	b.buf = b.wb.put(b.buf)
 	return nil
 }
 
-// finish adds what is queued and, if started, waits for the writer.
+// finish adds what is queued, waits for the writer and commits.
 func (b *batcher) finish() error {
 	if b.wb == nil {
-		return b.flush()
+		return nil
 	}
 	b.wb.put(b.buf)
 	b.buf = nil
