@@ -28,8 +28,13 @@ import (
 // there. A source key names one year (the importers' keys contain it; a
 // run's are "pair:N"), so only that year's keys are loaded.
 
-// blockRows is the most results one block holds.
-const blockRows = 1 << 16
+// blockRows is the most results one block holds, blockBytes about the most
+// bytes (a block is built in memory, then copied by the database: the
+// StarExec exports' other columns, kept in Extra, take a kilobyte a row).
+const (
+	blockRows  = 1 << 16
+	blockBytes = 4 << 20
+)
 
 // blockMagic starts every block; its last byte is the format's version.
 const blockMagic = "SRB\x01"
@@ -66,6 +71,7 @@ type blockBuilder struct {
 	year  int
 	track string
 	n     int
+	size  int // bytes the block will take, about
 	dicts [stringCols]map[string]uint32
 	words [stringCols][]string // dictionary entries, by index
 	index [stringCols][]byte   // uvarint index of each row
@@ -114,6 +120,7 @@ func (b *blockBuilder) lookup(c int, s string) uint32 {
 	}
 	i := uint32(len(words))
 	b.words[c] = append(words, s)
+	b.size += len(s) + 2
 	switch {
 	case len(b.words[c]) == smallDict+1:
 		for j, w := range b.words[c] {
@@ -143,6 +150,7 @@ func (b *blockBuilder) add(r *Result) {
 		b.nums[c] = binary.LittleEndian.AppendUint64(b.nums[c], math.Float64bits(v))
 	}
 	b.n++
+	b.size += 3*8 + stringCols
 }
 
 // splitKey returns the source and pair parts of a key made of the result's
@@ -379,7 +387,7 @@ func (a *blockAdder) add(rs []Result) (int, error) {
 		}
 		b.add(r)
 		added++
-		if b.n == blockRows {
+		if b.n == blockRows || b.size >= blockBytes {
 			if err := a.write(b); err != nil {
 				return 0, err
 			}
