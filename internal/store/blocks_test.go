@@ -90,3 +90,36 @@ func TestCorruptBlockInStore(t *testing.T) {
 		t.Error("counting through a corrupt block gave no error")
 	}
 }
+
+// Results of a kilobyte (StarExec's other columns) end a block at about
+// blockBytes, and come back whole and in order.
+func TestBlockEndsBySize(t *testing.T) {
+	ctx := context.Background()
+	st, err := OpenSQLite(ctx, filepath.Join(t.TempDir(), "s.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	pad := strings.Repeat("x", 1000)
+	var rs []Result
+	for i := range blockBytes/1000 + 100 {
+		rs = append(rs, Result{Year: 2020, Track: "unsat-core", Solver: "z3", BenchmarkPath: fmt.Sprintf("non-incremental/QF_UF/%d.smt2", i),
+			Extra: fmt.Sprintf(`{"pad":"%s","n":%d}`, pad, i), SourceKey: fmt.Sprint("starexec:", i)})
+	}
+	if n, err := st.AddResults(ctx, rs); err != nil || n != len(rs) {
+		t.Fatal(n, err)
+	}
+	var blocks int
+	if err := st.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM result_blocks`).Scan(&blocks); err != nil || blocks != 2 {
+		t.Errorf("%d blocks (%v), want 2", blocks, err)
+	}
+	got, err := st.Results(ctx, ResultFilter{})
+	if err != nil || len(got) != len(rs) {
+		t.Fatalf("%d results, %v", len(got), err)
+	}
+	for i := range rs {
+		if got[i].Extra != rs[i].Extra || got[i].SourceKey != rs[i].SourceKey {
+			t.Fatalf("result %d differs", i)
+		}
+	}
+}
