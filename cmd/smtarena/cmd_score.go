@@ -448,8 +448,12 @@ func scoreStored(ctx context.Context, st store.Store, opts ScoreOptions, so scor
 		}
 	}
 	logics := map[string]bool{}
-	for _, r := range rows {
-		logics[benchmark.LogicOfPath(r.Benchmark)] = true
+	lastPath := ""
+	for i := range rows {
+		if p := rows[i].Benchmark; i == 0 || p != lastPath {
+			logics[benchmark.LogicOfPath(p)] = true
+			lastPath = p
+		}
 	}
 	if so.Divisions, err = scoreDivisions(io, opts.Divisions, year, track, logics); err != nil {
 		return nil, nil, nil, err

@@ -104,6 +104,34 @@ func Family(p string, year int) string {
 
 // LogicOfPath returns the logic directory of a library path.
 func LogicOfPath(p string) string {
+	// The common case, a clean path from the track directory on, without
+	// splitting it (scoring asks for the logic of every result).
+	rest, ok := strings.CutPrefix(p, "non-incremental/")
+	if !ok {
+		rest, ok = strings.CutPrefix(p, "incremental/")
+	}
+	if ok && cleanSegments(rest) {
+		if i := strings.IndexByte(rest, '/'); i > 0 {
+			return rest[:i]
+		}
+	}
 	l, _, _ := pathParts(p)
 	return l
+}
+
+// cleanSegments says whether a relative path is as path.Clean leaves it:
+// no empty, "." or ".." segment.
+func cleanSegments(p string) bool {
+	start := 0
+	for i := 0; i <= len(p); i++ {
+		if i < len(p) && p[i] != '/' {
+			continue
+		}
+		switch p[start:i] {
+		case "", ".", "..":
+			return false
+		}
+		start = i + 1
+	}
+	return true
 }

@@ -89,8 +89,7 @@ type score2024 struct {
 	logics   []string
 	divNames []string
 	rows     []row24
-	soundSD  map[[2]int32]bool // (solver, division) -> sound
-	addBench func(path string, status uint8)
+	soundSD  []bool // solver*len(divNames)+division: the solver is sound there
 }
 
 func answer2024(r *Row, track benchmark.Track) uint8 {
@@ -151,7 +150,7 @@ func known24(a uint8) bool { return a == o24Sat || a == o24Unsat }
 
 func newScore2024(rows []Row, o Options) *score2024 {
 	s := &score2024{o: o, y25: o.Year >= 2025, inc: o.Track == benchmark.Incremental, aws: o.Track == benchmark.Cloud || o.Track == benchmark.Parallel}
-	solverIdx, benchIdx, logicIdx, divIdx := map[string]int32{}, map[string]int32{}, map[string]int32{}, map[string]int32{}
+	benchIdx, logicIdx, divIdx := make(map[string]int32, len(o.Selection)+1024), map[string]int32{}, map[string]int32{}
 	divOfLogic := map[string]string{}
 	for _, d := range sortedKeys(o.Divisions) {
 		for _, l := range o.Divisions[d] {
@@ -160,14 +159,7 @@ func newScore2024(rows []Row, o Options) *score2024 {
 			}
 		}
 	}
-	entered := map[string]map[string]bool{}
-	for sv, ls := range o.Entrants {
-		entered[sv] = map[string]bool{}
-		for _, l := range ls {
-			entered[sv][l] = true
-		}
-	}
-	s.addBench = func(path string, status uint8) {
+	addBench := func(path string, status uint8) int32 {
 		logic := benchmark.LogicOfPath(path)
 		li, ok := logicIdx[logic]
 		if !ok {
@@ -191,14 +183,19 @@ func newScore2024(rows []Row, o Options) *score2024 {
 		case benchmark.ModelValidation:
 			status = aSat // ... and sat in the model-validation track
 		}
-		benchIdx[path] = int32(len(s.benches))
+		bi := int32(len(s.benches))
+		benchIdx[path] = bi
 		s.benches = append(s.benches, bench24{logic: li, div: di, status: status})
 		s.paths = append(s.paths, path)
+		return bi
 	}
 	removed := map[string]bool{}
 	for _, p := range o.Removed {
 		removed[p] = true
 	}
+	// The solvers by name, in the order their first scored row (or
+	// missing result) names them.
+	solverIdx := map[string]int32{}
 	solverOf := func(name string) int32 {
 		si, ok := solverIdx[name]
 		if !ok {
@@ -209,20 +206,74 @@ func newScore2024(rows []Row, o Options) *score2024 {
 		}
 		return si
 	}
+	// What a row's solver key gives, looked up once per key: its name,
+	// its index (-1 until a row of it is scored), and whether it entered
+	// each logic (by logic index: 0 not known yet, 1 yes, 2 no).
+	type key24 struct {
+		key, name string
+		si        int32
+		entered   map[string]bool
+		byLogic   []uint8
+	}
+	var keys []*key24
+	keyMap := map[string]*key24{}
+	keyOf := func(k string) *key24 {
+		if len(keys) <= 32 {
+			for _, x := range keys {
+				if x.key == k {
+					return x
+				}
+			}
+		} else if x, ok := keyMap[k]; ok {
+			return x
+		}
+		x := &key24{key: k, name: o.Solvers.lookup(k).Name, si: -1}
+		if o.Entrants != nil {
+			x.entered = map[string]bool{}
+			for _, l := range o.Entrants[x.name] {
+				x.entered[l] = true
+			}
+		}
+		keys = append(keys, x)
+		keyMap[k] = x
+		return x
+	}
+	s.rows = make([]row24, 0, len(rows))
+	// A benchmark's rows come one after the other: its index, logic and
+	// removal are looked up once for them.
+	lastPath, lastBench, lastRemoved := "", int32(-1), false
+	var last *key24
 	for i := range rows {
 		r := &rows[i]
-		name := o.Solvers.lookup(r.Solver).Name
-		logic := benchmark.LogicOfPath(r.Benchmark)
-		bi, ok := benchIdx[r.Benchmark]
-		if !ok {
-			s.addBench(r.Benchmark, parseAnswer(r.Expected))
-			bi = benchIdx[r.Benchmark]
+		if lastBench < 0 || r.Benchmark != lastPath {
+			bi, ok := benchIdx[r.Benchmark]
+			if !ok {
+				bi = addBench(r.Benchmark, parseAnswer(r.Expected))
+			}
+			lastPath, lastBench, lastRemoved = r.Benchmark, bi, removed[r.Benchmark]
 		}
-		if removed[r.Benchmark] {
+		if lastRemoved {
 			continue
 		}
-		if o.Entrants != nil && !entered[name][logic] {
-			continue // the tool joins results to the logics each solver entered
+		bi := lastBench
+		if last == nil || last.key != r.Solver {
+			last = keyOf(r.Solver)
+		}
+		k := last
+		if o.Entrants != nil {
+			li := s.benches[bi].logic
+			for int(li) >= len(k.byLogic) {
+				k.byLogic = append(k.byLogic, 0)
+			}
+			if k.byLogic[li] == 0 {
+				k.byLogic[li] = 2
+				if k.entered[s.logics[li]] {
+					k.byLogic[li] = 1
+				}
+			}
+			if k.byLogic[li] != 1 {
+				continue // the tool joins results to the logics each solver entered
+			}
 		}
 		if b := &s.benches[bi]; b.checks == 0 {
 			if s.inc {
@@ -231,7 +282,9 @@ func newScore2024(rows []Row, o Options) *score2024 {
 				b.checks = r.Asserts
 			}
 		}
-		si := solverOf(name)
+		if k.si < 0 {
+			k.si = solverOf(k.name)
+		}
 		a := answer2024(r, o.Track)
 		nb := 1.0
 		switch {
@@ -243,27 +296,29 @@ func newScore2024(rows []Row, o Options) *score2024 {
 				nb = float64(r.Asserts - r.CoreSize)
 			}
 		}
-		s.rows = append(s.rows, row24{solver: si, bench: bi, ans: a, cpu: r.CPU, wall: r.Wall, nb: nb})
+		s.rows = append(s.rows, row24{solver: k.si, bench: bi, ans: a, cpu: r.CPU, wall: r.Wall, nb: nb})
 	}
 	// The selection: the benchmarks with results, the others selected,
 	// and the removed ones of the logics there are.
 	for _, p := range o.Selection {
 		if _, ok := benchIdx[p]; !ok {
-			s.addBench(p, parseAnswer(o.Status[p]))
+			addBench(p, parseAnswer(o.Status[p]))
 		}
 	}
 	for _, p := range o.Removed {
 		if _, ok := logicIdx[benchmark.LogicOfPath(p)]; ok && strings.HasPrefix(p, "incremental/") == s.inc {
 			if _, ok := benchIdx[p]; !ok {
-				s.addBench(p, parseAnswer(o.Status[p]))
+				addBench(p, parseAnswer(o.Status[p]))
 			}
 		}
 	}
 	if o.Entrants != nil {
-		// A missing result of an entrant: no answer, no time, nb_answers -1.
-		has := map[[2]int32]bool{}
+		// A missing result of an entrant: no answer, no time, nb_answers
+		// -1. has[si*nb+bi]: the solver has a row on the benchmark.
+		ns, nb := len(s.solvers), len(s.benches)
+		has := make([]bool, ns*nb)
 		for _, r := range s.rows {
-			has[[2]int32{r.solver, r.bench}] = true
+			has[int(r.solver)*nb+int(r.bench)] = true
 		}
 		byLogic := make([][]int32, len(s.logics))
 		for bi, b := range s.benches {
@@ -277,7 +332,7 @@ func newScore2024(rows []Row, o Options) *score2024 {
 				}
 				for _, bi := range byLogic[li] {
 					si := solverOf(name)
-					if !has[[2]int32{si, bi}] {
+					if int(si) >= ns || !has[int(si)*nb+int(bi)] {
 						s.rows = append(s.rows, row24{solver: si, bench: bi, ans: o24Missing, nb: -1})
 					}
 				}
@@ -290,13 +345,14 @@ func newScore2024(rows []Row, o Options) *score2024 {
 // disagreements computes sound solvers and sound statuses and removes the
 // benchmarks sound solvers disagree on (scoring.add_disagreements_info).
 func (s *score2024) disagreements() []Disagreement {
-	s.soundSD = map[[2]int32]bool{}
+	nd := int32(len(s.divNames))
+	s.soundSD = make([]bool, len(s.solvers)*len(s.divNames))
 	for _, r := range s.rows {
-		s.soundSD[[2]int32{r.solver, s.benches[r.bench].div}] = true
+		s.soundSD[r.solver*nd+s.benches[r.bench].div] = true
 	}
 	for _, r := range s.rows {
 		b := &s.benches[r.bench]
-		key := [2]int32{r.solver, b.div}
+		key := r.solver*nd + b.div
 		switch {
 		case s.inc:
 			if r.ans == o24IncError {
@@ -329,7 +385,7 @@ func (s *score2024) disagreements() []Disagreement {
 	sat := make([][]int32, len(s.benches))
 	unsat := make([][]int32, len(s.benches))
 	for _, r := range s.rows {
-		if !s.soundSD[[2]int32{r.solver, s.benches[r.bench].div}] {
+		if !s.sound(r.solver, s.benches[r.bench].div) {
 			continue
 		}
 		switch r.ans {
@@ -359,6 +415,11 @@ func (s *score2024) disagreements() []Disagreement {
 		return out[a].Benchmark < out[b].Benchmark
 	})
 	return out
+}
+
+// sound says whether a solver is sound in a division.
+func (s *score2024) sound(solver, div int32) bool {
+	return s.soundSD[int(solver)*len(s.divNames)+int(div)]
 }
 
 func (s *score2024) nameList(ids []int32) []string {
@@ -731,40 +792,58 @@ func (s *score2024) largestContribution(rowsOfDiv [][]int32, benchOfDiv [][]int3
 		for _, i := range idx {
 			r := &s.rows[i]
 			b := s.benchScore(r)
-			if b.e != 0 || !s.soundSD[[2]int32{r.solver, int32(di)}] || b.n <= 0 {
+			if b.e != 0 || !s.sound(r.solver, int32(di)) || b.n <= 0 {
 				continue
 			}
 			useful[di] = append(useful[di], i)
 			total++
 		}
 	}
-	out := map[Kind][]Contribution{}
-	virtualOf := func(idx []int32, without int32) []*vrow {
-		at := map[int32]*vrow{}
-		var v []*vrow
-		for _, i := range idx {
+	kinds := s.kinds()
+	// The lines of each kind, division after division.
+	lines := make([][]Contribution, len(kinds))
+	// Per division: each useful row's benchmark score and its benchmark's
+	// place among the division's (loc); the virtual best solver's rows
+	// (v), at pos[loc] while one is computed (-1: none yet).
+	var scores []bscore24
+	var loc, pos []int32
+	var v []vrow
+	locOf := make([]int32, len(s.benches))
+	for i := range locOf {
+		locOf[i] = -1
+	}
+	// virtualOf is the virtual best solver of the division's useful rows
+	// without a solver (-1: with all), its rows in the order their
+	// benchmarks first come.
+	virtualOf := func(idx []int32, without int32) []vrow {
+		v = v[:0]
+		for j := range pos {
+			pos[j] = -1
+		}
+		for j, i := range idx {
 			r := &s.rows[i]
 			if r.solver == without {
 				continue
 			}
-			b := s.benchScore(r)
-			x, ok := at[r.bench]
-			if !ok {
-				x = &vrow{n: b.n, wall: r.wall, wScore: b.w, cpu: r.cpu, cScore: b.c, sound: s.benches[r.bench].sound}
-				at[r.bench] = x
-				v = append(v, x)
+			b := &scores[j]
+			p := pos[loc[j]]
+			if p < 0 {
+				pos[loc[j]] = int32(len(v))
+				v = append(v, vrow{n: b.n, wall: r.wall, wScore: b.w, cpu: r.cpu, cScore: b.c, sound: s.benches[r.bench].sound})
 				continue
 			}
+			x := &v[p]
 			x.n = max(x.n, b.n)
 			x.wall, x.wScore = min(x.wall, r.wall), min(x.wScore, b.w)
 			x.cpu, x.cScore = min(x.cpu, r.cpu), min(x.cScore, b.c)
 		}
 		return v
 	}
-	sum := func(k Kind, v []*vrow) (agg, bool) {
+	sum := func(k Kind, v []vrow) (agg, bool) {
 		var a agg
 		any := false
-		for _, x := range v {
+		for i := range v {
+			x := &v[i]
 			switch k {
 			case Sat:
 				if x.sound != aSat {
@@ -789,55 +868,78 @@ func (s *score2024) largestContribution(rowsOfDiv [][]int32, benchOfDiv [][]int3
 		}
 		return a, any
 	}
-	for _, k := range s.kinds() {
-		var cs []Contribution
-		if k == Sequential && s.aws {
-			out[k] = []Contribution{}
+	for di := range s.divNames {
+		idx := useful[di]
+		if len(idx) == 0 {
 			continue
 		}
-		for di := range s.divNames {
-			idx := useful[di]
-			if len(idx) == 0 {
-				continue
+		scores, loc = scores[:0], loc[:0]
+		nb := int32(0)
+		var solvers []int32
+		seen := make([]bool, len(s.solvers))
+		for _, i := range idx {
+			r := &s.rows[i]
+			scores = append(scores, s.benchScore(r))
+			if locOf[r.bench] < 0 {
+				locOf[r.bench] = nb
+				nb++
 			}
-			ratio := float64(len(idx)) / float64(total)
-			virtual, ok := sum(k, virtualOf(idx, -1))
-			if !ok {
-				continue
+			loc = append(loc, locOf[r.bench])
+			if sv := r.solver; !seen[sv] {
+				seen[sv] = true
+				solvers = append(solvers, sv)
 			}
-			var solvers []int32
-			seen := map[int32]bool{}
-			for _, i := range idx {
-				if sv := s.rows[i].solver; !seen[sv] {
-					seen[sv] = true
-					solvers = append(solvers, sv)
+		}
+		for _, i := range idx {
+			locOf[s.rows[i].bench] = -1
+		}
+		pos = append(pos[:0], make([]int32, nb)...)
+		ratio := float64(len(idx)) / float64(total)
+		virtual, virtualOK := make([]agg, len(kinds)), make([]bool, len(kinds))
+		v := virtualOf(idx, -1)
+		for ki, k := range kinds {
+			virtual[ki], virtualOK[ki] = sum(k, v)
+		}
+		ls := make([][]Contribution, len(kinds))
+		for _, sv := range solvers {
+			v := virtualOf(idx, sv)
+			for ki, k := range kinds {
+				if !virtualOK[ki] || (k == Sequential && s.aws) {
+					continue
 				}
-			}
-			var lines []Contribution
-			for _, sv := range solvers {
-				w, ok := sum(k, virtualOf(idx, sv))
+				w, ok := sum(k, v)
 				if !ok {
 					continue
 				}
-				vt, wt := virtual.w, w.w
+				vt, wt := virtual[ki].w, w.w
 				if k == Sequential {
-					vt, wt = virtual.c, w.c
+					vt, wt = virtual[ki].c, w.c
 				}
 				t := ratio
 				if wt != 0 {
 					t = ratio * (1 - vt/wt)
 				}
-				lines = append(lines, Contribution{Division: s.divNames[di], Solver: s.solvers[sv],
-					Correctness: ratio * (1 - w.n/virtual.n), Time: t, Solvers: len(solvers), Pairs: len(idx)})
+				ls[ki] = append(ls[ki], Contribution{Division: s.divNames[di], Solver: s.solvers[sv],
+					Correctness: ratio * (1 - w.n/virtual[ki].n), Time: t, Solvers: len(solvers), Pairs: len(idx)})
 			}
-			if len(lines) <= 2 {
+		}
+		for ki := range kinds {
+			if len(ls[ki]) <= 2 {
 				continue
 			}
 			if s.y25 {
-				s.contributorsCompetitiveFirst(lines)
+				s.contributorsCompetitiveFirst(ls[ki])
 			}
-			cs = append(cs, lines...)
+			lines[ki] = append(lines[ki], ls[ki]...)
 		}
+	}
+	out := map[Kind][]Contribution{}
+	for ki, k := range kinds {
+		if k == Sequential && s.aws {
+			out[k] = []Contribution{}
+			continue
+		}
+		cs := lines[ki]
 		sort.SliceStable(cs, func(i, j int) bool {
 			a, b := cs[i], cs[j]
 			if a.Correctness != b.Correctness {
