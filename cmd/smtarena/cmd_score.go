@@ -204,9 +204,13 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 		return nil, err
 	}
 	rows := make([]score.Row, 0, n) // not grown by copies: a year's rows are many
+	// The rows' benchmarks, each row's place among them: a benchmark's
+	// results come one after the other, and one that comes again is
+	// looked up again.
+	var paths []string
+	bench := make([]int32, 0, n)
 	needIndex := false
 	var in interner
-	lastPath := ""
 	err = st.EachResult(ctx, f, func(r *store.Result) error {
 		if competition != "" && r.Competition != competition {
 			return nil
@@ -219,11 +223,13 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 			return err
 		}
 		// The store gives each row strings of its own; the rows keep one
-		// of each (a benchmark's results come one after the other).
-		if row.Benchmark == lastPath {
-			row.Benchmark = lastPath
+		// of each.
+		if len(paths) > 0 && row.Benchmark == paths[len(paths)-1] {
+			row.Benchmark = paths[len(paths)-1]
+		} else {
+			paths = append(paths, row.Benchmark)
 		}
-		lastPath = row.Benchmark
+		bench = append(bench, int32(len(paths)-1))
 		row.Solver, row.Status, row.Answer, row.Expected, row.Result = in.of(row.Solver), in.of(row.Status), in.of(row.Answer), in.of(row.Expected), in.of(row.Result)
 		if row.Name != "" {
 			row.Name = in.of(row.Name)
@@ -249,45 +255,26 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 			needIndex = true
 		}
 	}
-	// What the rows need of their benchmarks (not the whole records: the
-	// rows of a year are many).
-	type facts struct {
-		Status             benchmark.Status
-		Asserts, CheckSats int
-	}
-	index := map[string]facts{}
+	// What the rows need of their benchmarks (not the whole records: a
+	// library, or the smtcomp tool's benchmark list, holds hundreds of
+	// thousands of them).
+	var facts []store.BenchFact
 	if needIndex {
-		// Only the rows' benchmarks: a library (or the smtcomp tool's
-		// benchmark list) holds hundreds of thousands of others.
-		paths := []string{}
-		for _, r := range rows {
-			if _, ok := index[r.Benchmark]; !ok {
-				index[r.Benchmark] = facts{}
-				paths = append(paths, r.Benchmark)
-			}
-		}
-		clear(index)
-		// A few thousand at a time: the records are larger than the facts.
-		for len(paths) > 0 {
-			n := min(len(paths), 4096)
-			bs, err := st.Benchmarks(ctx, store.Filter{Paths: paths[:n]})
-			if err != nil {
-				return nil, err
-			}
-			for _, b := range bs {
-				index[b.Path] = facts{b.Status, b.Asserts, b.CheckSats}
-			}
-			paths = paths[n:]
+		if facts, err = st.BenchFacts(ctx, paths); err != nil {
+			return nil, err
 		}
 	}
-	unknownN := map[string]bool{}
+	var unknownN map[string]bool
 	for i := range rows {
 		r := &rows[i]
-		b, indexed := index[r.Benchmark]
-		if r.Expected == "" && indexed {
+		var b store.BenchFact
+		if facts != nil {
+			b = facts[bench[i]]
+		}
+		if r.Expected == "" && b.Indexed {
 			r.Expected = string(b.Status)
 		}
-		if track == benchmark.UnsatCore && indexed && b.Asserts > 0 {
+		if track == benchmark.UnsatCore && b.Indexed && b.Asserts > 0 {
 			r.Asserts = b.Asserts
 			if r.Reduction == 0 && r.CoreSize > 0 {
 				r.Reduction = max(b.Asserts-r.CoreSize, 0)
@@ -298,9 +285,12 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 		}
 		if n, ok := checks[r.Benchmark]; ok {
 			r.CheckSats = n
-		} else if indexed && b.CheckSats > 0 {
+		} else if b.Indexed && b.CheckSats > 0 {
 			r.CheckSats = b.CheckSats
 		} else {
+			if unknownN == nil {
+				unknownN = map[string]bool{}
+			}
 			unknownN[r.Benchmark] = true
 			r.CheckSats = r.CorrectAnswers + r.WrongAnswers
 		}
@@ -483,18 +473,32 @@ func scoreStored(ctx context.Context, st store.Store, opts ScoreOptions, so scor
 	return rep, results, rows, nil
 }
 
-// interner keeps one copy of each of few strings.
-type interner map[string]string
+// interner keeps one copy of each of few strings: the last one of each
+// of a few slots (by length and first and last bytes) is at hand without
+// a map's hashing.
+type interner struct {
+	m    map[string]string
+	last [64]string
+}
 
 func (in *interner) of(s string) string {
-	if t, ok := (*in)[s]; ok {
-		return t
+	if s == "" {
+		return ""
 	}
-	if *in == nil {
-		*in = interner{}
+	slot := &in.last[(len(s)*7+int(s[0])+int(s[len(s)-1])*31)&63]
+	if *slot == s {
+		return *slot
 	}
-	if len(*in) < 10000 {
-		(*in)[s] = s
+	t, ok := in.m[s]
+	if !ok {
+		if in.m == nil {
+			in.m = map[string]string{}
+		}
+		if len(in.m) >= 10000 {
+			return s
+		}
+		in.m[s], t = s, s
 	}
-	return s
+	*slot = t
+	return t
 }

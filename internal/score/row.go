@@ -76,6 +76,65 @@ type Row struct {
 	Result string
 }
 
+// The Extra keys RowOf reads.
+const (
+	xSolverID = iota
+	xCorrectAnswers
+	xWrongAnswers
+	xNumCheckSat
+	xSolved
+	xWrongAnswersRun
+	xCheckSats
+	xReduction
+	xCoreSize
+	xErroneous
+	xParsableCore
+	xResult
+	xModelStatus
+	xModelReason
+	xModelError
+	xModelException
+	xJob
+	xPair
+	xConfigID
+	xRerun
+	nExtraKeys
+)
+
+var extraKeys = [nExtraKeys]string{
+	xSolverID: "solver id", xCorrectAnswers: "correct-answers", xWrongAnswers: "wrong-answers", xNumCheckSat: "num_check_sat",
+	xSolved: "solved", xWrongAnswersRun: "wrong_answers", xCheckSats: "check_sats", xReduction: "reduction", xCoreSize: "core-size",
+	xErroneous: "result-is-erroneous", xParsableCore: "parsable-unsat-core", xResult: "result", xModelStatus: "model_validator_status",
+	xModelReason: "model_reason", xModelError: "model_validator_error", xModelException: "model_validator_exception",
+	xJob: "job file", xPair: "pair id", xConfigID: "configuration id", xRerun: "rerun file",
+}
+
+// extraSlot is where a member of an Extra object goes: the key it spells
+// (alt: in the other spelling, underscores for spaces or the other way
+// round, which counts where the key itself is missing).
+type extraSlot struct {
+	key int
+	alt bool
+}
+
+// extraSlots maps each spelling RowOf reads to its key.
+var extraSlots = func() map[string]extraSlot {
+	m := map[string]extraSlot{}
+	for k, name := range extraKeys {
+		alt := strings.ReplaceAll(name, " ", "_")
+		if alt == name {
+			alt = strings.ReplaceAll(name, "_", " ")
+		}
+		if alt != name {
+			m[alt] = extraSlot{key: k, alt: true}
+		}
+	}
+	for k, name := range extraKeys {
+		m[name] = extraSlot{key: k}
+	}
+	return m
+}()
+
 // RowOf builds a Row from a stored result's fields; extra is the JSON
 // object of the track's other columns as the importers keep them
 // (correct-answers, wrong-answers, reduction, core-size,
@@ -96,20 +155,30 @@ func RowOf(solver, path, status, answer, expected string, cpu, wall float64, ext
 		}
 		x = extraOfMap(m)
 	}
-	str := func(k string) string {
-		v, ok := x.get(k)
-		if !ok {
-			// files written with underscores for spaces (solver_id) or
-			// the other way round
-			if alt := strings.ReplaceAll(k, " ", "_"); alt != k {
-				v, _ = x.get(alt)
-			} else {
-				v, _ = x.get(strings.ReplaceAll(k, "_", " "))
-			}
+	// Each key's value (the last, if given twice, as in a map), else
+	// that of its other spelling.
+	var vals, alts [nExtraKeys]extraValue
+	var has, hasAlt [nExtraKeys]bool
+	for i := range x {
+		sl, ok := extraSlots[x[i].key]
+		switch {
+		case !ok:
+		case sl.alt:
+			alts[sl.key], hasAlt[sl.key] = x[i].v, true
+		default:
+			vals[sl.key], has[sl.key] = x[i].v, true
 		}
-		return v.String()
 	}
-	num := func(k string) int {
+	str := func(k int) string {
+		if has[k] {
+			return vals[k].String()
+		}
+		if hasAlt[k] {
+			return alts[k].String()
+		}
+		return ""
+	}
+	num := func(k int) int {
 		s := str(k)
 		if s == "" {
 			return 0
@@ -120,50 +189,46 @@ func RowOf(solver, path, status, answer, expected string, cpu, wall float64, ext
 		n, _ := strconv.ParseFloat(s, 64)
 		return int(n)
 	}
-	has := func(k string) bool {
-		_, ok := x.get(k)
-		return ok
-	}
-	if id := str("solver id"); id != "" {
+	if id := str(xSolverID); id != "" {
 		r.Name, r.Solver = solver, id
 	}
-	r.CorrectAnswers, r.WrongAnswers = num("correct-answers"), num("wrong-answers")
-	if n := num("num_check_sat"); n > 0 {
+	r.CorrectAnswers, r.WrongAnswers = num(xCorrectAnswers), num(xWrongAnswers)
+	if n := num(xNumCheckSat); n > 0 {
 		r.CheckSats = n
 	}
 	// smtarena's own incremental runs (internal/compete)
-	if has("solved") && r.CorrectAnswers == 0 {
-		r.CorrectAnswers = num("solved")
+	if has[xSolved] && r.CorrectAnswers == 0 {
+		r.CorrectAnswers = num(xSolved)
 	}
-	if has("wrong_answers") && r.WrongAnswers == 0 {
-		r.WrongAnswers = num("wrong_answers")
+	if has[xWrongAnswersRun] && r.WrongAnswers == 0 {
+		r.WrongAnswers = num(xWrongAnswersRun)
 	}
-	if n := num("check_sats"); n > 0 && r.CheckSats == 0 {
+	if n := num(xCheckSats); n > 0 && r.CheckSats == 0 {
 		r.CheckSats = n
 	}
-	r.Reduction, r.CoreSize = num("reduction"), num("core-size")
-	switch strings.ToLower(str("result-is-erroneous")) {
+	r.Reduction, r.CoreSize = num(xReduction), num(xCoreSize)
+	switch strings.ToLower(str(xErroneous)) {
 	case "1", "true", "yes":
 		r.CoreErroneous = true
 	}
-	switch strings.ToLower(str("parsable-unsat-core")) {
+	switch strings.ToLower(str(xParsableCore)) {
 	case "0", "false", "no":
 		r.CoreIllFormed = true
 	case "1", "true", "yes":
 		r.CoreParsable = true
 	}
-	r.Result = str("result")
-	r.Model = strings.ToUpper(str("model_validator_status"))
+	r.Result = str(xResult)
+	r.Model = strings.ToUpper(str(xModelStatus))
 	if r.Model == "-" {
 		r.Model = ""
 	}
-	r.ModelReason = str("model_reason")
-	r.ModelError, r.ModelException = str("model_validator_error"), str("model_validator_exception")
-	if !has("model_validator_exception") && r.ModelError != "" {
+	r.ModelReason = str(xModelReason)
+	r.ModelError, r.ModelException = str(xModelError), str(xModelException)
+	if !has[xModelException] && r.ModelError != "" {
 		r.ModelException = noException
 	}
-	r.Job, r.Pair, r.Config = str("job file"), str("pair id"), str("configuration id")
-	r.Rerun = has("rerun file")
+	r.Job, r.Pair, r.Config = str(xJob), str(xPair), str(xConfigID)
+	r.Rerun = has[xRerun]
 	return r, nil
 }
 

@@ -48,6 +48,7 @@ type Store interface {
 
 	PairStore
 	CoreStore
+	FactStore
 
 	Close() error
 }

@@ -1,0 +1,39 @@
+package score
+
+import "testing"
+
+// TestRowOfSpellings: RowOf reads a key, else its other spelling
+// (underscores for spaces or the other way round); the key itself wins
+// over the other spelling, the last of a key given twice wins, and the
+// keys whose presence counts (solved, model_validator_exception, rerun
+// file) count only as spelled.
+func TestRowOfSpellings(t *testing.T) {
+	for _, c := range []struct {
+		extra string
+		check func(r Row) bool
+	}{
+		{`{"solver_id":"7"}`, func(r Row) bool { return r.Solver == "7" && r.Name == "s" }},
+		{`{"solver id":"8","solver_id":"7"}`, func(r Row) bool { return r.Solver == "8" }},
+		{`{"solver_id":"7","solver id":"8","solver id":"9"}`, func(r Row) bool { return r.Solver == "9" }},
+		{`{"num check sat":5}`, func(r Row) bool { return r.CheckSats == 5 }},
+		{`{"num_check_sat":5,"num check sat":6}`, func(r Row) bool { return r.CheckSats == 5 }},
+		{`{"pair_id":"12","job_file":"j.csv","configuration_id":"3"}`, func(r Row) bool { return r.Pair == "12" && r.Job == "j.csv" && r.Config == "3" }},
+		{`{"rerun_file":"r.csv"}`, func(r Row) bool { return !r.Rerun }},
+		{`{"rerun file":"r.csv"}`, func(r Row) bool { return r.Rerun }},
+		{`{"wrong answers":2}`, func(r Row) bool { return r.WrongAnswers == 0 }},
+		{`{"wrong_answers":2}`, func(r Row) bool { return r.WrongAnswers == 2 }},
+		{`{"solved":3,"correct-answers":0}`, func(r Row) bool { return r.CorrectAnswers == 3 }},
+		{`{"model validator error":"x"}`, func(r Row) bool { return r.ModelError == "x" && r.ModelException == noException }},
+		{`{"model_validator_error":"x","model validator exception":"y"}`, func(r Row) bool { return r.ModelException == noException }},
+		{`{"model_validator_error":"x","model_validator_exception":"y"}`, func(r Row) bool { return r.ModelException == "y" }},
+		{`{"core-size":4,"nb_answers":4,"result":"unsat","result-is-erroneous":"True","parsable-unsat-core":0}`,
+			func(r Row) bool { return r.CoreSize == 4 && r.Result == "unsat" && r.CoreErroneous && r.CoreIllFormed }},
+		{`{"model_validator_status":" valid "}`, func(r Row) bool { return r.Model == "VALID" }},
+		{`{"reduction":2.0}`, func(r Row) bool { return r.Reduction == 2 }},
+	} {
+		r, err := RowOf("s", "non-incremental/QF_UF/f/x.smt2", "complete", "unsat", "", 1, 1, c.extra)
+		if err != nil || !c.check(r) {
+			t.Errorf("%s: %v %+v", c.extra, err, r)
+		}
+	}
+}
