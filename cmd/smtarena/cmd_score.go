@@ -218,8 +218,14 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 		if keep != nil {
 			keep(r)
 		}
-		row, err := score.RowOf(r.Solver, r.BenchmarkPath, r.Status, r.Answer, r.Expected, r.CPU, r.Wall, r.Extra)
-		if err != nil {
+		// Read in place (rows has room for every result, zero).
+		if len(rows) < cap(rows) {
+			rows = rows[:len(rows)+1]
+		} else {
+			rows = append(rows, score.Row{})
+		}
+		row := &rows[len(rows)-1]
+		if err := score.ReadRow(row, r.Solver, r.BenchmarkPath, r.Status, r.Answer, r.Expected, r.CPU, r.Wall, r.Extra); err != nil {
 			return err
 		}
 		// The store gives each row strings of its own; the rows keep one
@@ -238,7 +244,6 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 		if row.Expected == "" || (track == benchmark.UnsatCore && row.Reduction == 0 && row.CoreSize > 0) {
 			needIndex = true
 		}
-		rows = append(rows, row)
 		return nil
 	})
 	if err != nil || len(rows) == 0 {

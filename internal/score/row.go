@@ -142,39 +142,47 @@ var extraSlots = func() map[string]extraSlot {
 // or smtarena's runs write them (solved, wrong_answers, check_sats). The solver id, when
 // there is one, becomes Row.Solver, since registrations name solvers by id.
 func RowOf(solver, path, status, answer, expected string, cpu, wall float64, extra string) (Row, error) {
-	r := Row{Solver: solver, Benchmark: path, Status: status, Answer: answer, Expected: expected, CPU: cpu, Wall: wall}
+	var r Row
+	err := ReadRow(&r, solver, path, status, answer, expected, cpu, wall, extra)
+	return r, err
+}
+
+// ReadRow is RowOf into a zero Row (a year's rows are many, and large:
+// they are built where they are kept).
+func ReadRow(r *Row, solver, path, status, answer, expected string, cpu, wall float64, extra string) error {
+	r.Solver, r.Benchmark, r.Status, r.Answer, r.Expected, r.CPU, r.Wall = solver, path, status, answer, expected, cpu, wall
 	if extra == "" || extra == "{}" {
-		return r, nil
+		return nil
 	}
 	var fields [12]extraField
 	x, ok := parseExtra(extra, fields[:0])
 	if !ok {
 		var m map[string]any
 		if err := json.Unmarshal([]byte(extra), &m); err != nil {
-			return r, fmt.Errorf("%s: extra columns: %w", path, err)
+			return fmt.Errorf("%s: extra columns: %w", path, err)
 		}
 		x = extraOfMap(m)
 	}
-	// Each key's value (the last, if given twice, as in a map), else
-	// that of its other spelling.
-	var vals, alts [nExtraKeys]extraValue
-	var has, hasAlt [nExtraKeys]bool
+	// Where each key's value is in x, plus one (the last, if given
+	// twice, as in a map), and that of its other spelling.
+	var at, altAt [nExtraKeys]int32
 	for i := range x {
 		sl, ok := extraSlots[x[i].key]
 		switch {
 		case !ok:
 		case sl.alt:
-			alts[sl.key], hasAlt[sl.key] = x[i].v, true
+			altAt[sl.key] = int32(i + 1)
 		default:
-			vals[sl.key], has[sl.key] = x[i].v, true
+			at[sl.key] = int32(i + 1)
 		}
 	}
+	has := func(k int) bool { return at[k] > 0 }
 	str := func(k int) string {
-		if has[k] {
-			return vals[k].String()
+		if i := at[k]; i > 0 {
+			return x[i-1].v.String()
 		}
-		if hasAlt[k] {
-			return alts[k].String()
+		if i := altAt[k]; i > 0 {
+			return x[i-1].v.String()
 		}
 		return ""
 	}
@@ -197,10 +205,10 @@ func RowOf(solver, path, status, answer, expected string, cpu, wall float64, ext
 		r.CheckSats = n
 	}
 	// smtarena's own incremental runs (internal/compete)
-	if has[xSolved] && r.CorrectAnswers == 0 {
+	if has(xSolved) && r.CorrectAnswers == 0 {
 		r.CorrectAnswers = num(xSolved)
 	}
-	if has[xWrongAnswersRun] && r.WrongAnswers == 0 {
+	if has(xWrongAnswersRun) && r.WrongAnswers == 0 {
 		r.WrongAnswers = num(xWrongAnswersRun)
 	}
 	if n := num(xCheckSats); n > 0 && r.CheckSats == 0 {
@@ -224,12 +232,12 @@ func RowOf(solver, path, status, answer, expected string, cpu, wall float64, ext
 	}
 	r.ModelReason = str(xModelReason)
 	r.ModelError, r.ModelException = str(xModelError), str(xModelException)
-	if !has[xModelException] && r.ModelError != "" {
+	if !has(xModelException) && r.ModelError != "" {
 		r.ModelException = noException
 	}
 	r.Job, r.Pair, r.Config = str(xJob), str(xPair), str(xConfigID)
-	r.Rerun = has[xRerun]
-	return r, nil
+	r.Rerun = has(xRerun)
+	return nil
 }
 
 // SourceName is the solver as the source's solver column names it.

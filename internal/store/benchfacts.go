@@ -50,6 +50,13 @@ func (s *sqlStore) BenchFacts(ctx context.Context, paths []string) ([]BenchFact,
 	var buf []byte
 	for at := 0; at < len(paths); at += benchFactsChunk {
 		chunk := paths[at:min(at+benchFactsChunk, len(paths))]
+		n := 2
+		for _, p := range chunk {
+			n += len(p) + 3
+		}
+		if cap(buf) < n {
+			buf = make([]byte, 0, n)
+		}
 		buf = appendJSONStrings(buf[:0], chunk)
 		var facts sql.NullString
 		if err := s.db.QueryRowContext(ctx, q, string(buf)).Scan(&facts); err != nil {
