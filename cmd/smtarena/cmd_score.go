@@ -197,11 +197,12 @@ func runScore(ctx context.Context, opts ScoreOptions, io streams) error {
 // given) into score rows, filling in from the indexed library (or the
 // check-sat table) what the results lack: the status of a benchmark, an
 // incremental benchmark's check-sat count, an unsat-core benchmark's number
-// of assertions.
-func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competition string, track benchmark.Track, checkSats string, keep func(*store.Result), io streams) ([]score.Row, error) {
+// of assertions. It returns the rows and their benchmarks (each path once
+// for the rows that come one after the other with it).
+func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competition string, track benchmark.Track, checkSats string, keep func(*store.Result), io streams) ([]score.Row, []string, error) {
 	n, err := st.CountResults(ctx, f)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	rows := make([]score.Row, 0, n) // not grown by copies: a year's rows are many
 	// The rows' benchmarks, each row's place among them: a benchmark's
@@ -247,14 +248,14 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 		return nil
 	})
 	if err != nil || len(rows) == 0 {
-		return nil, err
+		return nil, nil, err
 	}
 	var checks map[string]int
 	if track == benchmark.Incremental {
 		if checkSats != "" {
 			var err error
 			if checks, err = official.ReadCheckSats(checkSats); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		} else {
 			needIndex = true
@@ -266,7 +267,7 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 	var facts []store.BenchFact
 	if needIndex {
 		if facts, err = st.BenchFacts(ctx, paths); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	var unknownN map[string]bool
@@ -303,7 +304,7 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 	if len(unknownN) > 0 {
 		fmt.Fprintf(io.err, "smtarena: %d incremental benchmarks have no known number of check-sats (give --check-sats or index the library); their unsolved counts are 0\n", len(unknownN))
 	}
-	return rows, nil
+	return rows, paths, nil
 }
 
 // errNoResults says the store has no results to score for a track.
@@ -423,7 +424,7 @@ func scoreStored(ctx context.Context, st store.Store, opts ScoreOptions, so scor
 			n++
 		}
 	}
-	rows, err := rowsOf(ctx, st, store.ResultFilter{Year: year, Track: string(track)}, opts.Competition, track, opts.CheckSats, keep, io)
+	rows, paths, err := rowsOf(ctx, st, store.ResultFilter{Year: year, Track: string(track)}, opts.Competition, track, opts.CheckSats, keep, io)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -443,12 +444,8 @@ func scoreStored(ctx context.Context, st store.Store, opts ScoreOptions, so scor
 		}
 	}
 	logics := map[string]bool{}
-	lastPath := ""
-	for i := range rows {
-		if p := rows[i].Benchmark; i == 0 || p != lastPath {
-			logics[benchmark.LogicOfPath(p)] = true
-			lastPath = p
-		}
+	for _, p := range paths {
+		logics[benchmark.LogicOfPath(p)] = true
 	}
 	if so.Divisions, err = scoreDivisions(io, opts.Divisions, year, track, logics); err != nil {
 		return nil, nil, nil, err

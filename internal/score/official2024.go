@@ -150,14 +150,10 @@ func known24(a uint8) bool { return a == o24Sat || a == o24Unsat }
 
 func newScore2024(rows []Row, o Options) *score2024 {
 	s := &score2024{o: o, y25: o.Year >= 2025, inc: o.Track == benchmark.Incremental, aws: o.Track == benchmark.Cloud || o.Track == benchmark.Parallel}
-	// The benchmarks: those of the rows (one after the other), the
-	// selected and the removed ones.
-	nb := len(o.Selection) + len(o.Removed)
-	for i := range rows {
-		if i == 0 || rows[i].Benchmark != rows[i-1].Benchmark {
-			nb++
-		}
-	}
+	// The benchmarks: those of the rows, the selected and the removed
+	// ones (sized for two solvers a benchmark: a map grown row by row
+	// takes longer than the rest of this).
+	nb := len(rows)/2 + len(o.Selection) + len(o.Removed)
 	benchIdx, logicIdx, divIdx := make(map[string]int32, nb), map[string]int32{}, map[string]int32{}
 	s.benches, s.paths = make([]bench24, 0, nb), make([]string, 0, nb)
 	divOfLogic := map[string]string{}

@@ -117,6 +117,42 @@ type extraSlot struct {
 	alt bool
 }
 
+// extraSlotOf says where a member of an Extra object goes, if anywhere:
+// by a table indexed by a hash of the key's length and ends, and the map
+// where two spellings share a place (a row has several members, and a year
+// has many rows).
+func extraSlotOf(k string) (extraSlot, bool) {
+	if k == "" {
+		return extraSlot{}, false
+	}
+	e := &extraTable[extraHash(k)]
+	switch {
+	case e.shared:
+		sl, ok := extraSlots[k]
+		return sl, ok
+	case e.used && e.name == k:
+		return e.slot, true
+	}
+	return extraSlot{}, false
+}
+
+func extraHash(k string) int { return (len(k)*31 + int(k[0])*7 + int(k[len(k)-1])) & 255 }
+
+var extraTable = func() (t [256]struct {
+	name         string
+	slot         extraSlot
+	used, shared bool
+}) {
+	for name, sl := range extraSlots {
+		e := &t[extraHash(name)]
+		if e.used {
+			e.shared = true
+		}
+		e.name, e.slot, e.used = name, sl, true
+	}
+	return t
+}()
+
 // extraSlots maps each spelling RowOf reads to its key.
 var extraSlots = func() map[string]extraSlot {
 	m := map[string]extraSlot{}
@@ -167,7 +203,7 @@ func ReadRow(r *Row, solver, path, status, answer, expected string, cpu, wall fl
 	// twice, as in a map), and that of its other spelling.
 	var at, altAt [nExtraKeys]int32
 	for i := range x {
-		sl, ok := extraSlots[x[i].key]
+		sl, ok := extraSlotOf(x[i].key)
 		switch {
 		case !ok:
 		case sl.alt:

@@ -37,3 +37,18 @@ func TestRowOfSpellings(t *testing.T) {
 		}
 	}
 }
+
+// TestExtraSlotOf: the table finds every spelling the map has, and no
+// other key.
+func TestExtraSlotOf(t *testing.T) {
+	for name, want := range extraSlots {
+		if got, ok := extraSlotOf(name); !ok || got != want {
+			t.Errorf("%q: %v %v, want %v", name, got, ok, want)
+		}
+	}
+	for _, k := range []string{"", "nb_answers", "x", "result ", "core size", "Result", "solver-id"} {
+		if _, ok := extraSlotOf(k); ok {
+			t.Errorf("%q found", k)
+		}
+	}
+}
