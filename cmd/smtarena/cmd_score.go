@@ -197,9 +197,10 @@ func runScore(ctx context.Context, opts ScoreOptions, io streams) error {
 // given) into score rows, filling in from the indexed library (or the
 // check-sat table) what the results lack: the status of a benchmark, an
 // incremental benchmark's check-sat count, an unsat-core benchmark's number
-// of assertions. It returns the rows and their benchmarks (each path once
-// for the rows that come one after the other with it).
-func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competition string, track benchmark.Track, checkSats string, keep func(*store.Result), io streams) ([]score.Row, []string, error) {
+// of assertions; of these, only what the computation reads (need). It
+// returns the rows and their benchmarks (each path once for the rows that
+// come one after the other with it).
+func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competition string, track benchmark.Track, checkSats string, need score.Facts, keep func(*store.Result), io streams) ([]score.Row, []string, error) {
 	n, err := st.CountResults(ctx, f)
 	if err != nil {
 		return nil, nil, err
@@ -251,7 +252,7 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 		return nil, nil, err
 	}
 	var checks map[string]int
-	if track == benchmark.Incremental {
+	if track == benchmark.Incremental && need.CheckSats {
 		if checkSats != "" {
 			var err error
 			if checks, err = official.ReadCheckSats(checkSats); err != nil {
@@ -265,7 +266,7 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 	// library, or the smtcomp tool's benchmark list, holds hundreds of
 	// thousands of them).
 	var facts []store.BenchFact
-	if needIndex {
+	if needIndex && (need.Status || (track == benchmark.UnsatCore && need.Asserts) || (track == benchmark.Incremental && need.CheckSats)) {
 		if facts, err = st.BenchFacts(ctx, paths); err != nil {
 			return nil, nil, err
 		}
@@ -286,7 +287,7 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 				r.Reduction = max(b.Asserts-r.CoreSize, 0)
 			}
 		}
-		if track != benchmark.Incremental || r.CheckSats > 0 {
+		if track != benchmark.Incremental || !need.CheckSats || r.CheckSats > 0 {
 			continue
 		}
 		if n, ok := checks[r.Benchmark]; ok {
@@ -424,7 +425,12 @@ func scoreStored(ctx context.Context, st store.Store, opts ScoreOptions, so scor
 			n++
 		}
 	}
-	rows, paths, err := rowsOf(ctx, st, store.ResultFilter{Year: year, Track: string(track)}, opts.Competition, track, opts.CheckSats, keep, io)
+	// The site shows the rows: they get every fact there is.
+	need := score.AllFacts
+	if !wantResults {
+		need = score.FactsOf(so)
+	}
+	rows, paths, err := rowsOf(ctx, st, store.ResultFilter{Year: year, Track: string(track)}, opts.Competition, track, opts.CheckSats, need, keep, io)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -110,7 +110,7 @@ func LogicOfPath(p string) string {
 	if !ok {
 		rest, ok = strings.CutPrefix(p, "incremental/")
 	}
-	if ok && cleanSegments(rest) {
+	if ok && cleanRel(rest) {
 		if i := strings.IndexByte(rest, '/'); i > 0 {
 			return rest[:i]
 		}
@@ -119,19 +119,9 @@ func LogicOfPath(p string) string {
 	return l
 }
 
-// cleanSegments says whether a relative path is as path.Clean leaves it:
-// no empty, "." or ".." segment.
-func cleanSegments(p string) bool {
-	start := 0
-	for i := 0; i <= len(p); i++ {
-		if i < len(p) && p[i] != '/' {
-			continue
-		}
-		switch p[start:i] {
-		case "", ".", "..":
-			return false
-		}
-		start = i + 1
-	}
-	return true
+// cleanRel says whether a relative path is as path.Clean leaves it (no
+// empty, "." or ".." segment, no trailing slash), or else that it may not
+// be: a segment that starts with a dot counts as one that may not.
+func cleanRel(p string) bool {
+	return p != "" && p[0] != '/' && p[0] != '.' && p[len(p)-1] != '/' && !strings.Contains(p, "//") && !strings.Contains(p, "/.")
 }

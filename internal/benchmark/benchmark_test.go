@@ -28,7 +28,7 @@ func TestLogicOfPathFast(t *testing.T) {
 		"non-incremental/QF_LIA", "non-incremental/QF_LIA/", "non-incremental//QF_LIA/f/x.smt2",
 		"non-incremental/./QF_LIA/f/x.smt2", "non-incremental/../QF_LIA/f/x.smt2", "non-incremental/QF_LIA/../f/x.smt2",
 		"incremental/incremental/QF_UF/x.smt2", "/non-incremental/QF_UF/f/x.smt2", "lib/incremental/QF_BV/s/y.smt2",
-		"non-incremental/QF_UF/f/.", "non-incremental/QF_UF/f/..", "QF_UF/x.smt2", "x.smt2", "",
+		"non-incremental/QF_UF/f/.", "non-incremental/QF_UF/f/..", "non-incremental/QF_UF/.hidden/x.smt2", "non-incremental/.QF/x/y.smt2", "non-incremental/QF_UF/f/x.smt2/", "QF_UF/x.smt2", "x.smt2", "",
 	} {
 		want, _, _ := pathParts(p)
 		if got := LogicOfPath(p); got != want {

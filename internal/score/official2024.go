@@ -164,23 +164,30 @@ func newScore2024(rows []Row, o Options) *score2024 {
 			}
 		}
 	}
+	// The benchmarks of a logic come one after the other, mostly.
+	lastLogic, lastLI, lastDI := "", int32(-1), int32(-1)
 	addBench := func(path string, status uint8) int32 {
 		logic := benchmark.LogicOfPath(path)
-		li, ok := logicIdx[logic]
-		if !ok {
-			li = int32(len(s.logics))
-			logicIdx[logic] = li
-			s.logics = append(s.logics, logic)
-		}
-		dn := divOfLogic[logic]
-		if dn == "" {
-			dn = logic
-		}
-		di, ok := divIdx[dn]
-		if !ok {
-			di = int32(len(s.divNames))
-			divIdx[dn] = di
-			s.divNames = append(s.divNames, dn)
+		li, di := lastLI, lastDI
+		if li < 0 || logic != lastLogic {
+			var ok bool
+			li, ok = logicIdx[logic]
+			if !ok {
+				li = int32(len(s.logics))
+				logicIdx[logic] = li
+				s.logics = append(s.logics, logic)
+			}
+			dn := divOfLogic[logic]
+			if dn == "" {
+				dn = logic
+			}
+			di, ok = divIdx[dn]
+			if !ok {
+				di = int32(len(s.divNames))
+				divIdx[dn] = di
+				s.divNames = append(s.divNames, dn)
+			}
+			lastLogic, lastLI, lastDI = logic, li, di
 		}
 		switch o.Track {
 		case benchmark.UnsatCore:
@@ -611,22 +618,20 @@ func (s *score2024) report() *Report {
 	rep := &Report{Rules: 2022, Asked: s.o.Rules, Year: s.o.Year, Track: s.o.Track, Compat: s.o.Compat, TimeLimit: s.o.TimeLimit,
 		MemLimit: s.o.MemLimit, Kinds: s.kinds(), BaseSolvers: s.o.BaseSolvers}
 	rep.Disagreements = s.disagreements()
-	rowsOfDiv := make([][]int32, len(s.divNames))
-	rowsOfLogic := make([][]int32, len(s.logics))
-	for i, r := range s.rows {
-		b := &s.benches[r.bench]
-		if b.removed {
-			continue
+	rowsOfDiv := bucket(len(s.rows), len(s.divNames), func(i int) int32 {
+		if b := &s.benches[s.rows[i].bench]; !b.removed {
+			return b.div
 		}
-		rowsOfDiv[b.div] = append(rowsOfDiv[b.div], int32(i))
-		rowsOfLogic[b.logic] = append(rowsOfLogic[b.logic], int32(i))
-	}
-	benchOfDiv := make([][]int32, len(s.divNames))
-	benchOfLogic := make([][]int32, len(s.logics))
-	for bi, b := range s.benches {
-		benchOfDiv[b.div] = append(benchOfDiv[b.div], int32(bi))
-		benchOfLogic[b.logic] = append(benchOfLogic[b.logic], int32(bi))
-	}
+		return -1
+	})
+	rowsOfLogic := bucket(len(s.rows), len(s.logics), func(i int) int32 {
+		if b := &s.benches[s.rows[i].bench]; !b.removed {
+			return b.logic
+		}
+		return -1
+	})
+	benchOfDiv := bucket(len(s.benches), len(s.divNames), func(i int) int32 { return s.benches[i].div })
+	benchOfLogic := bucket(len(s.benches), len(s.logics), func(i int) int32 { return s.benches[i].logic })
 	divOrder := make([]int, len(s.divNames))
 	for i := range divOrder {
 		divOrder[i] = i
@@ -649,6 +654,34 @@ func (s *score2024) report() *Report {
 		rep.BestOverall = s.bestOverall(rep.Divisions, benchOfDiv)
 	}
 	return rep
+}
+
+// bucket lists 0, ..., n-1 by their keys (0, ..., keys-1; -1: none), in
+// order, in one backing array; a key without any is nil.
+func bucket(n, keys int, key func(i int) int32) [][]int32 {
+	counts := make([]int, keys)
+	total := 0
+	for i := range n {
+		if k := key(i); k >= 0 {
+			counts[k]++
+			total++
+		}
+	}
+	back := make([]int32, total)
+	out := make([][]int32, keys)
+	at := 0
+	for k, c := range counts {
+		if c > 0 {
+			out[k] = back[at : at : at+c]
+			at += c
+		}
+	}
+	for i := range n {
+		if k := key(i); k >= 0 {
+			out[k] = append(out[k], int32(i))
+		}
+	}
+	return out
 }
 
 // Overall is one division's line of a solver in the best overall ranking:
@@ -969,6 +1002,34 @@ func (s *score2024) largestContribution(rowsOfDiv [][]int32, benchOfDiv [][]int3
 // score2024Report is the official computation of 2024 and later.
 func score2024Report(rows []Row, o Options) *Report {
 	return newScore2024(rows, o).report()
+}
+
+// Facts says which facts of their benchmarks, beyond what results carry,
+// a computation reads of rows: Row.Expected (the status), Row.Asserts
+// (unsat core) and Row.CheckSats (incremental).
+type Facts struct{ Status, Asserts, CheckSats bool }
+
+// AllFacts are what every computation but the smtcomp tool's reads.
+var AllFacts = Facts{Status: true, Asserts: true, CheckSats: true}
+
+// FactsOf says which facts of their benchmarks the computation of o reads
+// of rows: the smtcomp tool's takes every benchmark of the unsat-core
+// track for unsat and of the model-validation one for sat, and reads no
+// incremental benchmark's status, nor (before 2025's best overall
+// ranking) its check-sats.
+func FactsOf(o Options) Facts {
+	if !is2024(o) {
+		return AllFacts
+	}
+	switch o.Track {
+	case benchmark.Incremental:
+		return Facts{CheckSats: o.Year >= 2025}
+	case benchmark.UnsatCore:
+		return Facts{Asserts: true}
+	case benchmark.ModelValidation:
+		return Facts{}
+	}
+	return Facts{Status: true}
 }
 
 // is2024 says whether the smtcomp tool's computation applies.

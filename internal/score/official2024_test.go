@@ -1,7 +1,9 @@
 package score
 
 import (
+	"fmt"
 	"math"
+	"reflect"
 	"testing"
 
 	"github.com/smtarena/smtarena/internal/benchmark"
@@ -119,5 +121,57 @@ func TestOfficial2025BestOverall(t *testing.T) {
 		if err != nil || len(pages) != 5 || pages[1].Name != "best-overall-incremental.md" {
 			t.Errorf("pages %v %v", len(pages), err)
 		}
+	}
+}
+
+// TestFactsOf: what FactsOf leaves out, the computation does not read —
+// rows without those facts score the same — and 2025's best overall
+// ranking reads the check-sats and assertions.
+func TestFactsOf(t *testing.T) {
+	answers := []string{"sat", "unsat", "unknown", "Timeout", "IncrementalError", "UnsatCoreNotValidated", "ModelUnsat", "incremental"}
+	statuses := []string{"sat", "unsat", "unknown"}
+	for _, year := range []int{2024, 2025} {
+		for _, track := range []benchmark.Track{benchmark.Incremental, benchmark.UnsatCore, benchmark.ModelValidation, benchmark.Cloud, benchmark.SingleQuery} {
+			o := Options{Rules: 2024, Year: year, Track: track, Compat: Official}
+			need := FactsOf(o)
+			var rows []Row
+			for i := range 60 {
+				dir := "non-incremental"
+				if track == benchmark.Incremental {
+					dir = "incremental"
+				}
+				logic := []string{"QF_UF", "QF_LIA"}[i%2]
+				res := answers[(i*7)%len(answers)]
+				rows = append(rows, Row{Solver: []string{"a", "b", "c", "d"}[i%4], Benchmark: fmt.Sprintf("%s/%s/f/%d.smt2", dir, logic, i/3),
+					Result: res, Answer: res, Expected: statuses[(i/3)%3], CPU: float64(i%13) + 0.5, Wall: float64(i%11) + 0.25,
+					CorrectAnswers: i % 5, CheckSats: 4 + i/3, Asserts: 10 + i/3, CoreSize: i % 4})
+			}
+			want, err := Score(rows, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range rows {
+				if !need.Status {
+					rows[i].Expected = ""
+				}
+				if !need.Asserts {
+					rows[i].Asserts = 0
+				}
+				if !need.CheckSats {
+					rows[i].CheckSats = 0
+				}
+			}
+			got, err := Score(rows, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%d %s: %+v leaves out what the scores read", year, track, need)
+			}
+		}
+	}
+	if FactsOf(Options{Rules: 2023, Year: 2023, Track: benchmark.Incremental, Compat: Official}) != AllFacts ||
+		FactsOf(Options{Rules: 2024, Year: 2024, Track: benchmark.Incremental}) != AllFacts {
+		t.Error("before 2024, or as written: every fact")
 	}
 }
