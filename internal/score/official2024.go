@@ -2,6 +2,7 @@ package score
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -151,10 +152,10 @@ func known24(a uint8) bool { return a == o24Sat || a == o24Unsat }
 func newScore2024(rows []Row, o Options) *score2024 {
 	s := &score2024{o: o, y25: o.Year >= 2025, inc: o.Track == benchmark.Incremental, aws: o.Track == benchmark.Cloud || o.Track == benchmark.Parallel}
 	// The benchmarks: those of the rows, the selected and the removed
-	// ones (sized for two solvers a benchmark: a map grown row by row
-	// takes longer than the rest of this).
+	// ones (sized for two solvers a benchmark).
 	nb := len(rows)/2 + len(o.Selection) + len(o.Removed)
-	benchIdx, logicIdx, divIdx := make(map[string]int32, nb), map[string]int32{}, map[string]int32{}
+	var benchIdx benchIndex
+	logicIdx, divIdx := map[string]int32{}, map[string]int32{}
 	s.benches, s.paths = make([]bench24, 0, nb), make([]string, 0, nb)
 	divOfLogic := map[string]string{}
 	for _, d := range sortedKeys(o.Divisions) {
@@ -196,7 +197,7 @@ func newScore2024(rows []Row, o Options) *score2024 {
 			status = aSat // ... and sat in the model-validation track
 		}
 		bi := int32(len(s.benches))
-		benchIdx[path] = bi
+		benchIdx.add(path, bi)
 		s.benches = append(s.benches, bench24{logic: li, div: di, status: status})
 		s.paths = append(s.paths, path)
 		return bi
@@ -258,7 +259,10 @@ func newScore2024(rows []Row, o Options) *score2024 {
 	for i := range rows {
 		r := &rows[i]
 		if lastBench < 0 || r.Benchmark != lastPath {
-			bi, ok := benchIdx[r.Benchmark]
+			bi, ok := int32(0), false
+			if !benchIdx.isNew(r.Benchmark) {
+				bi, ok = benchIdx.find(r.Benchmark)
+			}
 			if !ok {
 				bi = addBench(r.Benchmark, parseAnswer(r.Expected))
 			}
@@ -313,13 +317,13 @@ func newScore2024(rows []Row, o Options) *score2024 {
 	// The selection: the benchmarks with results, the others selected,
 	// and the removed ones of the logics there are.
 	for _, p := range o.Selection {
-		if _, ok := benchIdx[p]; !ok {
+		if _, ok := benchIdx.find(p); !ok {
 			addBench(p, parseAnswer(o.Status[p]))
 		}
 	}
 	for _, p := range o.Removed {
 		if _, ok := logicIdx[benchmark.LogicOfPath(p)]; ok && strings.HasPrefix(p, "incremental/") == s.inc {
-			if _, ok := benchIdx[p]; !ok {
+			if _, ok := benchIdx.find(p); !ok {
 				addBench(p, parseAnswer(o.Status[p]))
 			}
 		}
@@ -352,6 +356,43 @@ func newScore2024(rows []Row, o Options) *score2024 {
 		}
 	}
 	return s
+}
+
+// benchIndex finds benchmarks by path. The rows of a year come in the
+// order of their benchmarks' paths, mostly: the paths that came in
+// increasing order are searched for in their list, without hashing, and a
+// path greater than all of them is known to be new; the others are in a
+// map.
+type benchIndex struct {
+	sorted []string // increasing
+	at     []int32  // the index of each
+	other  map[string]int32
+}
+
+// isNew says whether a path is surely not in the index yet.
+func (x *benchIndex) isNew(p string) bool {
+	n := len(x.sorted)
+	return (n == 0 || p > x.sorted[n-1]) && len(x.other) == 0
+}
+
+func (x *benchIndex) find(p string) (int32, bool) {
+	if i, ok := slices.BinarySearch(x.sorted, p); ok {
+		return x.at[i], true
+	}
+	i, ok := x.other[p]
+	return i, ok
+}
+
+// add adds a path that is not in the index.
+func (x *benchIndex) add(p string, i int32) {
+	if n := len(x.sorted); n == 0 || p > x.sorted[n-1] {
+		x.sorted, x.at = append(x.sorted, p), append(x.at, i)
+		return
+	}
+	if x.other == nil {
+		x.other = map[string]int32{}
+	}
+	x.other[p] = i
 }
 
 // disagreements computes sound solvers and sound statuses and removes the

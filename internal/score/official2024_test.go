@@ -175,3 +175,32 @@ func TestFactsOf(t *testing.T) {
 		t.Error("before 2024, or as written: every fact")
 	}
 }
+
+// TestBenchIndex: the index finds what a map finds, whatever the order
+// the paths come in.
+func TestBenchIndex(t *testing.T) {
+	for _, order := range [][]int{{0, 1, 2, 3, 4, 5}, {5, 4, 3, 2, 1, 0}, {0, 2, 1, 3, 5, 4}, {3, 0, 4, 1, 5, 2}} {
+		var x benchIndex
+		m := map[string]int32{}
+		for _, k := range order {
+			p := fmt.Sprintf("non-incremental/QF_UF/f/%d.smt2", k)
+			_, has := m[p]
+			if x.isNew(p) && has {
+				t.Fatalf("%v: %s taken for new", order, p)
+			}
+			if i, ok := x.find(p); ok != has || i != m[p] {
+				t.Fatalf("%v: %s: %d %v, want %d %v", order, p, i, ok, m[p], has)
+			}
+			m[p] = int32(len(m))
+			x.add(p, m[p])
+			if i, ok := x.find(p); !ok || i != m[p] || x.isNew(p) {
+				t.Fatalf("%v: %s added: %d %v", order, p, i, ok)
+			}
+		}
+		for p, want := range m {
+			if i, ok := x.find(p); !ok || i != want {
+				t.Errorf("%v: %s: %d %v, want %d", order, p, i, ok, want)
+			}
+		}
+	}
+}
