@@ -213,6 +213,7 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 	bench := make([]int32, 0, n)
 	needIndex := false
 	var in interner
+	var rr score.RowReader
 	err = st.EachResult(ctx, f, func(r *store.Result) error {
 		if competition != "" && r.Competition != competition {
 			return nil
@@ -227,7 +228,7 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 			rows = append(rows, score.Row{})
 		}
 		row := &rows[len(rows)-1]
-		if err := score.ReadRow(row, r.Solver, r.BenchmarkPath, r.Status, r.Answer, r.Expected, r.CPU, r.Wall, r.Extra); err != nil {
+		if err := rr.Read(row, r.Solver, r.BenchmarkPath, r.Status, r.Answer, r.Expected, r.CPU, r.Wall, r.Extra); err != nil {
 			return err
 		}
 		// The store gives each row strings of its own; the rows keep one

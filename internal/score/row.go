@@ -190,12 +190,72 @@ func ReadRow(r *Row, solver, path, status, answer, expected string, cpu, wall fl
 	if extra == "" || extra == "{}" {
 		return nil
 	}
+	var x extraRow
+	if err := x.read(extra); err != nil {
+		return fmt.Errorf("%s: extra columns: %w", path, err)
+	}
+	x.apply(r, solver)
+	return nil
+}
+
+// RowReader reads rows as ReadRow does, keeping what it read of each
+// Extra object: a track's results have few distinct ones (2024's
+// unsat-core track: 1338 for 141,661 results), each read once.
+type RowReader struct {
+	seen         map[string]*extraRow
+	hits, misses int
+}
+
+// maxSeen bounds the Extra objects a RowReader keeps; when they are many
+// and seldom seen again (a pair id in each), it stops looking.
+const maxSeen = 4096
+
+// Read is ReadRow.
+func (rr *RowReader) Read(r *Row, solver, path, status, answer, expected string, cpu, wall float64, extra string) error {
+	if extra == "" || extra == "{}" || (len(rr.seen) >= maxSeen && rr.hits < rr.misses) {
+		return ReadRow(r, solver, path, status, answer, expected, cpu, wall, extra)
+	}
+	r.Solver, r.Benchmark, r.Status, r.Answer, r.Expected, r.CPU, r.Wall = solver, path, status, answer, expected, cpu, wall
+	x, ok := rr.seen[extra]
+	if ok {
+		rr.hits++
+	} else {
+		rr.misses++
+		// Its own copy: what is read of it points into it.
+		extra = strings.Clone(extra)
+		x = &extraRow{}
+		if err := x.read(extra); err != nil {
+			return fmt.Errorf("%s: extra columns: %w", path, err)
+		}
+		if rr.seen == nil {
+			rr.seen = map[string]*extraRow{}
+		}
+		if len(rr.seen) < maxSeen {
+			rr.seen[extra] = x
+		}
+	}
+	x.apply(r, solver)
+	return nil
+}
+
+// extraRow is what a row takes from its Extra object.
+type extraRow struct {
+	solverID                                          string
+	correct, wrong, checkSats, reduction, coreSize    int
+	solved, wrongRun, hasSolved, hasWrongRun          int
+	erroneous, illFormed, parsable, rerun             bool
+	result, model, reason, modelError, modelException string
+	job, pair, config                                 string
+}
+
+// read reads an Extra object.
+func (e *extraRow) read(extra string) error {
 	var fields [12]extraField
 	x, ok := parseExtra(extra, fields[:0])
 	if !ok {
 		var m map[string]any
 		if err := json.Unmarshal([]byte(extra), &m); err != nil {
-			return fmt.Errorf("%s: extra columns: %w", path, err)
+			return err
 		}
 		x = extraOfMap(m)
 	}
@@ -233,47 +293,66 @@ func ReadRow(r *Row, solver, path, status, answer, expected string, cpu, wall fl
 		n, _ := strconv.ParseFloat(s, 64)
 		return int(n)
 	}
-	if id := str(xSolverID); id != "" {
-		r.Name, r.Solver = solver, id
+	e.solverID = str(xSolverID)
+	e.correct, e.wrong = num(xCorrectAnswers), num(xWrongAnswers)
+	e.checkSats = num(xNumCheckSat)
+	if has(xSolved) {
+		e.hasSolved, e.solved = 1, num(xSolved)
 	}
-	r.CorrectAnswers, r.WrongAnswers = num(xCorrectAnswers), num(xWrongAnswers)
-	if n := num(xNumCheckSat); n > 0 {
-		r.CheckSats = n
+	if has(xWrongAnswersRun) {
+		e.hasWrongRun, e.wrongRun = 1, num(xWrongAnswersRun)
 	}
-	// smtarena's own incremental runs (internal/compete)
-	if has(xSolved) && r.CorrectAnswers == 0 {
-		r.CorrectAnswers = num(xSolved)
+	if n := num(xCheckSats); n > 0 && e.checkSats <= 0 {
+		e.checkSats = n
 	}
-	if has(xWrongAnswersRun) && r.WrongAnswers == 0 {
-		r.WrongAnswers = num(xWrongAnswersRun)
-	}
-	if n := num(xCheckSats); n > 0 && r.CheckSats == 0 {
-		r.CheckSats = n
-	}
-	r.Reduction, r.CoreSize = num(xReduction), num(xCoreSize)
+	e.reduction, e.coreSize = num(xReduction), num(xCoreSize)
 	switch strings.ToLower(str(xErroneous)) {
 	case "1", "true", "yes":
-		r.CoreErroneous = true
+		e.erroneous = true
 	}
 	switch strings.ToLower(str(xParsableCore)) {
 	case "0", "false", "no":
-		r.CoreIllFormed = true
+		e.illFormed = true
 	case "1", "true", "yes":
-		r.CoreParsable = true
+		e.parsable = true
 	}
-	r.Result = str(xResult)
-	r.Model = strings.ToUpper(str(xModelStatus))
-	if r.Model == "-" {
-		r.Model = ""
+	e.result = str(xResult)
+	e.model = strings.ToUpper(str(xModelStatus))
+	if e.model == "-" {
+		e.model = ""
 	}
-	r.ModelReason = str(xModelReason)
-	r.ModelError, r.ModelException = str(xModelError), str(xModelException)
-	if !has(xModelException) && r.ModelError != "" {
-		r.ModelException = noException
+	e.reason = str(xModelReason)
+	e.modelError, e.modelException = str(xModelError), str(xModelException)
+	if !has(xModelException) && e.modelError != "" {
+		e.modelException = noException
 	}
-	r.Job, r.Pair, r.Config = str(xJob), str(xPair), str(xConfigID)
-	r.Rerun = has(xRerun)
+	e.job, e.pair, e.config = str(xJob), str(xPair), str(xConfigID)
+	e.rerun = has(xRerun)
 	return nil
+}
+
+// apply sets a row's fields from its Extra object.
+func (e *extraRow) apply(r *Row, solver string) {
+	if e.solverID != "" {
+		r.Name, r.Solver = solver, e.solverID
+	}
+	r.CorrectAnswers, r.WrongAnswers = e.correct, e.wrong
+	if e.checkSats > 0 {
+		r.CheckSats = e.checkSats
+	}
+	// smtarena's own incremental runs (internal/compete)
+	if e.hasSolved == 1 && r.CorrectAnswers == 0 {
+		r.CorrectAnswers = e.solved
+	}
+	if e.hasWrongRun == 1 && r.WrongAnswers == 0 {
+		r.WrongAnswers = e.wrongRun
+	}
+	r.Reduction, r.CoreSize = e.reduction, e.coreSize
+	r.CoreErroneous, r.CoreIllFormed, r.CoreParsable = e.erroneous, e.illFormed, e.parsable
+	r.Result, r.Model, r.ModelReason = e.result, e.model, e.reason
+	r.ModelError, r.ModelException = e.modelError, e.modelException
+	r.Job, r.Pair, r.Config = e.job, e.pair, e.config
+	r.Rerun = e.rerun
 }
 
 // SourceName is the solver as the source's solver column names it.

@@ -1,6 +1,11 @@
 package score
 
-import "testing"
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
 
 // TestRowOfSpellings: RowOf reads a key, else its other spelling
 // (underscores for spaces or the other way round); the key itself wins
@@ -50,5 +55,34 @@ func TestExtraSlotOf(t *testing.T) {
 		if _, ok := extraSlotOf(k); ok {
 			t.Errorf("%q found", k)
 		}
+	}
+}
+
+// TestRowReader: a RowReader reads every row as ReadRow does, an Extra
+// object seen before included, past the number it keeps too, and refuses
+// what ReadRow refuses.
+func TestRowReader(t *testing.T) {
+	extras := append([]string{"", "{}", `{"solver id":"8","solver_id":"7"}`, `{"num check sat":5}`, `{"check_sats":3,"num_check_sat":0}`,
+		`{"solved":3,"correct-answers":0}`, `{"model_validator_error":"x"}`, `{"rerun file":"r.csv","job file":"j"}`}, extraSeeds...)
+	for i := range maxSeen + 100 {
+		extras = append(extras, fmt.Sprintf(`{"pair id":"%d","result":"sat"}`, i))
+	}
+	for _, solver := range []string{"s", "t"} {
+		var rr RowReader
+		for round := range 3 {
+			for _, x := range extras {
+				var got, want Row
+				errGot := rr.Read(&got, solver, "non-incremental/QF_UF/f/x.smt2", "complete", "unsat", "", 1, 2, x)
+				errWant := ReadRow(&want, solver, "non-incremental/QF_UF/f/x.smt2", "complete", "unsat", "", 1, 2, x)
+				if (errGot == nil) != (errWant == nil) || !reflect.DeepEqual(got, want) {
+					t.Fatalf("round %d, %s: %+v %v, want %+v %v", round, x, got, errGot, want, errWant)
+				}
+			}
+		}
+	}
+	var rr RowReader
+	var r Row
+	if err := rr.Read(&r, "s", "p.smt2", "", "", "", 0, 0, `{"a":`); err == nil || !strings.Contains(err.Error(), "p.smt2: extra columns") {
+		t.Errorf("bad extra: %v", err)
 	}
 }
