@@ -34,8 +34,9 @@ var (
 	_ FactStore = (*Postgres)(nil)
 )
 
-// benchFactsChunk bounds the paths sent in one query.
-const benchFactsChunk = 100_000
+// benchFactsChunk bounds the paths sent in one query (the JSON of them
+// is copied on its way to the database: a few MB at a time).
+const benchFactsChunk = 16384
 
 func (s *sqlStore) BenchFacts(ctx context.Context, paths []string) ([]BenchFact, error) {
 	out := make([]BenchFact, len(paths))
