@@ -63,18 +63,21 @@ func ImportAWSCSV(ctx context.Context, st store.Store, file string, opts Options
 	if err := ac.loadStatuses(); err != nil {
 		return Stats{}, err
 	}
+	if err := b.start(); err != nil {
+		return Stats{}, err
+	}
 	err = EachCSV(file, func(name string, r io.Reader) error {
 		return importAWS(b, name, r, ac)
 	})
 	if err != nil {
 		// As ImportStarExec: the rows read before the damage are whole;
 		// store them, so that the counts say what the store holds.
-		if ferr := b.flush(); ferr != nil {
+		if ferr := b.finish(); ferr != nil {
 			return b.stats, errors.Join(err, ferr)
 		}
 		return b.stats, err
 	}
-	return b.stats, b.flush()
+	return b.stats, b.finish()
 }
 
 // awsSolver is a solver of an AWS run as an official join script names it.

@@ -1,12 +1,15 @@
 package official
 
 import (
+	"context"
 	"io"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/smtarena/smtarena/internal/store"
 	"github.com/smtarena/smtarena/internal/testenv"
 )
 
@@ -29,7 +32,7 @@ func BenchmarkInputFloor2024(b *testing.B) {
 		rows += decodeCount(b, f, "results")
 	}
 	gunzip := func(path string) int64 {
-		r, closeFile, err := openJSON(path)
+		r, _, closeFile, err := openDecompressed(path)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -41,7 +44,7 @@ func BenchmarkInputFloor2024(b *testing.B) {
 		return n
 	}
 	tokenize := func(path string) int64 {
-		r, closeFile, err := openJSON(path)
+		r, _, closeFile, err := openDecompressed(path)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -96,4 +99,51 @@ func BenchmarkInputFloor2024(b *testing.B) {
 	b.ReportMetric(perM(tok2), "s/Mrow-floor")
 	b.Logf("%d result rows, %d MB of JSON: gunzip %.3f s (%.2f s per million rows), gunzip and tokenize %.3f s (%.2f s/M) on one core; on two: %.3f s (%.2f s/M) and %.3f s (%.2f s/M); the target for import and scoring is 2 s/M",
 		rows, size>>20, gz.Seconds()/n, perM(gz), tok.Seconds()/n, perM(tok), gz2.Seconds()/n, perM(gz2), tok2.Seconds()/n, perM(tok2))
+}
+
+// BenchmarkImportResults2024 imports the four 2024 results files into a
+// fresh SQLite store, as `smtarena import` does: the import part of issue
+// 13's figure alone (BenchmarkImportScore2024 in cmd/smtarena has the
+// whole), with the process's CPU time beside the wall time.
+func BenchmarkImportResults2024(b *testing.B) {
+	dir := filepath.Join(testenv.Shared(b, "official-results/2024"), "data")
+	var files []string
+	for _, f := range []string{"results-cloud-2024.json.gz", "results-parallel-2024.json.gz", "results-inc-2024.json.gz", "results-uc-2024.json.gz"} {
+		files = append(files, filepath.Join(dir, f))
+	}
+	ctx := context.Background()
+	var wall, cpu time.Duration
+	rows := 0
+	for b.Loop() {
+		st, err := store.OpenSQLite(ctx, filepath.Join(b.TempDir(), "s.db"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		start, c := time.Now(), processCPU()
+		rows = 0
+		for _, f := range files {
+			s, err := Import(ctx, st, "smtcomp-json", f, Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			rows += s.Added
+		}
+		wall += time.Since(start)
+		cpu += processCPU() - c
+		st.Close()
+	}
+	n := time.Duration(b.N)
+	b.ReportMetric((wall/n).Seconds()*1e6/float64(rows), "s/Mrow")
+	b.Logf("%d result rows imported: wall %v, CPU %v (%.2f s and %.2f s per million rows)", rows,
+		(wall / n).Round(time.Millisecond), (cpu / n).Round(time.Millisecond),
+		(wall/n).Seconds()*1e6/float64(rows), (cpu/n).Seconds()*1e6/float64(rows))
+}
+
+// processCPU is the CPU time the process has used, user and system.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

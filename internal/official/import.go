@@ -3,7 +3,6 @@ package official
 import (
 	"context"
 	"fmt"
-	"hash/maphash"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -11,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/smtarena/smtarena/internal/keyset"
 	"github.com/smtarena/smtarena/internal/store"
 )
 
@@ -85,7 +85,19 @@ func (s Stats) Unusable() int {
 // where it has one. Two results that differ in any of these are two
 // results; importing the same file twice records each once.
 func Key(source string, year int, track, solver, configuration, benchmark, pair string) string {
-	return strings.Join([]string{source, strconv.Itoa(year), track, solver, configuration, benchmark, pair}, "\x1f")
+	var b strings.Builder
+	b.Grow(len(source) + len(track) + len(solver) + len(configuration) + len(benchmark) + len(pair) + 12)
+	for i, s := range [...]string{source, "", track, solver, configuration, benchmark, pair} {
+		if i > 0 {
+			b.WriteByte('\x1f')
+		}
+		if i == 1 {
+			var y [20]byte
+			b.Write(strconv.AppendInt(y[:0], int64(year), 10))
+		}
+		b.WriteString(s)
+	}
+	return b.String()
 }
 
 // Import reads an official result file of a format (see Formats) into the
@@ -254,16 +266,18 @@ func (w *writeBehind[T]) wait() (added, written int, err error) {
 	return w.added, w.written, err
 }
 
-// batcher adds results to the store in batches and counts them. Started
-// (start), it writes behind in one transaction, and finish waits for the
-// writer and commits.
+// batcher adds results to the store in batches and counts them: started
+// (start), it writes behind in one transaction of the store, and finish
+// waits for the writer and commits. An import is one transaction: the
+// store keeps a year's results in blocks (store.Store.AddResults loads a
+// year's keys at every call).
 type batcher struct {
 	ctx   context.Context
 	st    store.Store
 	buf   []store.Result
 	stats Stats
-	seen  map[keyHash]int // key -> line, to name duplicates within a file
-	hash  hasher
+	seen  *keyset.Table // key -> line, to name duplicates within a file
+	hash  keyset.Hasher
 	wb    *writeBehind[store.Result]
 	bulk  store.Bulk
 }
@@ -288,15 +302,13 @@ func (b *batcher) start() error {
 func (b *batcher) add(file string, line int, r store.Result) error {
 	b.stats.Rows++
 	if b.seen == nil {
-		b.seen, b.hash = map[keyHash]int{}, newHasher()
+		b.seen, b.hash = keyset.New(0), keyset.NewHasher()
 	}
-	k := b.hash.of(r.SourceKey)
-	if first, dup := b.seen[k]; dup {
+	if first, dup := b.seen.Add(b.hash.Of(r.SourceKey), line); dup {
 		b.stats.Problems = append(b.stats.Problems, Problem{File: file, Line: line,
 			Reason: fmt.Sprintf("the same result as line %d (same year, track, solver, configuration, benchmark and pair)", first)})
 		return nil
 	}
-	b.seen[k] = line
 	b.buf = append(b.buf, r)
 	if len(b.buf) >= batchSize {
 		return b.flush()
@@ -320,32 +332,22 @@ func (b *batcher) remark(file string, line int, format string, args ...any) {
 	b.stats.Problems = append(b.stats.Problems, Problem{File: file, Line: line, Reason: fmt.Sprintf(format, args...), Remark: true})
 }
 
-// flush adds the queued results (hands them to the writer, if started).
+// flush hands the queued results to the writer.
 func (b *batcher) flush() error {
 	if len(b.buf) == 0 {
 		return nil
 	}
-	if b.wb != nil {
-		if b.wb.failed.Load() {
-			return b.finish()
-		}
-		b.buf = b.wb.put(b.buf)
-		return nil
+	if b.wb.failed.Load() {
+		return b.finish()
 	}
-	n, err := b.st.AddResults(b.ctx, b.buf)
-	if err != nil {
-		return err
-	}
-	b.stats.Added += n
-	b.stats.Skipped += len(b.buf) - n
-	b.buf = b.buf[:0]
+	b.buf = b.wb.put(b.buf)
 	return nil
 }
 
-// finish adds what is queued and, if started, waits for the writer.
+// finish adds what is queued, waits for the writer and commits.
 func (b *batcher) finish() error {
 	if b.wb == nil {
-		return b.flush()
+		return nil
 	}
 	b.wb.put(b.buf)
 	b.buf = nil
@@ -364,15 +366,11 @@ func (b *batcher) finish() error {
 }
 
 // keyHash stands for a key (a result's source key, a benchmark's path) in
-// the sets by which an importer names the rows a file gives twice: 128 bits
-// of two independently seeded hashes, a fraction of the keys' size (the
-// keys would stay in memory all the import long). Two different keys of a
-// file of a million rows are taken for one with a probability under
-// 10^-26.
-type keyHash [2]uint64
+// the sets by which an importer names the rows a file gives twice.
+type keyHash = keyset.Hash
 
-type hasher struct{ a, b maphash.Seed }
+type hasher struct{ keyset.Hasher }
 
-func newHasher() hasher { return hasher{maphash.MakeSeed(), maphash.MakeSeed()} }
+func newHasher() hasher { return hasher{keyset.NewHasher()} }
 
-func (h hasher) of(s string) keyHash { return keyHash{maphash.String(h.a, s), maphash.String(h.b, s)} }
+func (h hasher) of(s string) keyHash { return h.Of(s) }

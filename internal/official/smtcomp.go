@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/smtarena/smtarena/internal/keyset"
 	"github.com/smtarena/smtarena/internal/store"
 )
 
@@ -85,18 +86,33 @@ func libraryPath(raw json.RawMessage, track string) (string, error) {
 	return strings.Join(append(append([]string{top, f.Logic}, fam...), f.Name), "/"), nil
 }
 
-// openJSON opens a .json or .json.gz (.xz, .bz2) file.
+// openJSON opens a .json or .json.gz (.xz, .bz2) file, decompressed a
+// few buffers ahead in a goroutine of its own.
 func openJSON(path string) (io.Reader, func() error, error) {
+	r, compressed, closeFile, err := openDecompressed(path)
+	if err != nil || !compressed {
+		return r, closeFile, err
+	}
+	ahead := newReadAhead(r, 1<<18, 4)
+	return ahead, func() error {
+		ahead.Close()
+		return closeFile()
+	}, nil
+}
+
+// openDecompressed opens a file and decompresses it as it is read, in the
+// reader's goroutine.
+func openDecompressed(path string) (r io.Reader, compressed bool, closeFile func() error, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, err
+		return nil, false, nil, err
 	}
-	r, _, err := decompress(path, bufio.NewReaderSize(f, 1<<16))
-	if err != nil {
+	br := bufio.NewReaderSize(f, 1<<16)
+	if r, _, err = decompress(path, br); err != nil {
 		f.Close()
-		return nil, nil, err
+		return nil, false, nil, err
 	}
-	return r, f.Close, nil
+	return r, r != io.Reader(br), f.Close, nil
 }
 
 // jsonSize guesses the size of a JSON file decompressed: a .gz file's
@@ -167,7 +183,7 @@ func ImportSMTCOMPJSON(ctx context.Context, st store.Store, path string, opts Op
 	defer closer()
 	d := newJSONReader(r)
 	// A result takes some 380 bytes of the tool's JSON.
-	b := &batcher{ctx: ctx, st: st, seen: make(map[keyHash]int, mapHint(path, 400)), hash: newHasher()}
+	b := &batcher{ctx: ctx, st: st, seen: keyset.New(mapHint(path, 400)), hash: keyset.NewHasher()}
 	if err := b.start(); err != nil {
 		return Stats{}, err
 	}

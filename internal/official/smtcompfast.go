@@ -83,9 +83,12 @@ type smtcompFast struct {
 	givenComp string
 
 	strs  map[string]string // solvers, words, tracks: made once
-	comps map[int]string
-	paths pathMaker
-	buf   []byte
+	words map[string]wordClass
+	// tracks: the file's words for tracks ("Incremental") and their names
+	tracks map[string]string
+	comps  map[int]string
+	paths  pathMaker
+	buf    []byte
 }
 
 // pathMaker makes library paths of file objects; results come benchmark
@@ -168,8 +171,16 @@ func (f *smtcompFast) result(d *jsonReader, ms []member) (res store.Result, why 
 		if !plain {
 			return res, "", false
 		}
-		if track = jsonTracks[f.intern(t)]; track == "" {
-			track = jsonTracks[strings.ToLower(string(t))]
+		if track = jsonTracks[string(t)]; track == "" {
+			if track = f.tracks[string(t)]; track == "" {
+				track = jsonTracks[strings.ToLower(string(t))]
+				if track != "" {
+					if f.tracks == nil {
+						f.tracks = map[string]string{}
+					}
+					f.tracks[string(t)] = track
+				}
+			}
 		}
 		if track == "" {
 			return res, "", false
@@ -226,7 +237,17 @@ func (f *smtcompFast) result(d *jsonReader, ms []member) (res store.Result, why 
 		return res, "", false
 	}
 	word := f.intern(wb)
-	w, ok := classifyWord(word)
+	w, known := f.words[word]
+	ok = true
+	if !known {
+		w, ok = classifyWord(word)
+		if ok && len(f.words) < 1000 {
+			if f.words == nil {
+				f.words = map[string]wordClass{}
+			}
+			f.words[word] = w
+		}
+	}
 	if !ok || (w.status != "complete" && w.status != "timeout" && w.status != "memout") {
 		return res, "", false
 	}

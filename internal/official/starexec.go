@@ -27,6 +27,9 @@ func ImportStarExec(ctx context.Context, st store.Store, path string, opts Optio
 		return Stats{}, err
 	}
 	b := &batcher{ctx: ctx, st: st}
+	if err := b.start(); err != nil {
+		return Stats{}, err
+	}
 	err := EachCSV(path, func(name string, r io.Reader) error {
 		member := ""
 		if name != path {
@@ -38,12 +41,12 @@ func ImportStarExec(ctx context.Context, st store.Store, path string, opts Optio
 		// The rows read before the damage are whole: store them, so that
 		// the counts say what the store holds, and a later import of the
 		// intact file adds only the rest.
-		if ferr := b.flush(); ferr != nil {
+		if ferr := b.finish(); ferr != nil {
 			return b.stats, errors.Join(err, ferr)
 		}
 		return b.stats, err
 	}
-	return b.stats, b.flush()
+	return b.stats, b.finish()
 }
 
 // The columns every StarExec export has and that have a field of their own;

@@ -22,7 +22,10 @@ type Store interface {
 
 	// AddResults records results; a result whose SourceKey is already
 	// recorded is skipped, so an interrupted import can be rerun. It
-	// returns how many were new.
+	// returns how many were new. The results go into blocks of their year
+	// and track (see blocks.go), and every call first reads the keys of the
+	// years it adds to: many results are added in one call, or through a
+	// Bulk.
 	AddResults(ctx context.Context, rs []Result) (int, error)
 	// Results lists recorded results.
 	Results(ctx context.Context, f ResultFilter) ([]Result, error)

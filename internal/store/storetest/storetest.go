@@ -193,6 +193,111 @@ func Run(t *testing.T, newDSN func(t *testing.T) string) {
 		}
 	})
 
+	// Imports of many results: more than a block holds, two tracks, keys
+	// made of the fields and keys of any other form, a second import that
+	// adds nothing, and a run's result (a row) beside them.
+	t.Run("ResultBlocks", func(t *testing.T) {
+		s := open(t, newDSN(t))
+		key := func(r store.Result, pair string) string {
+			return "smtcomp-json\x1f" + fmt.Sprint(r.Year) + "\x1f" + r.Track + "\x1f" + r.Solver + "\x1f" + r.Configuration + "\x1f" + r.BenchmarkPath + "\x1f" + pair
+		}
+		const n = 1<<16 + 37
+		var rs []store.Result
+		for i := range n {
+			r := store.Result{Competition: "SMT-COMP 2024", Year: 2024, Track: "incremental", Solver: fmt.Sprint("s", i%3),
+				BenchmarkPath: fmt.Sprintf("incremental/QF_LIA/f/%d.smt2", i/3), Status: "complete", Answer: "unknown",
+				CPU: float64(i) / 7, Wall: 0.5, MemoryMB: 1e300, Extra: fmt.Sprintf(`{"nb_answers":%d}`, i%5)}
+			if i%1000 == 999 {
+				r.Track, r.Configuration, r.Expected = "unsat-core", "c ü\x1f", "unsat"
+			}
+			r.SourceKey = key(r, "")
+			if i%10 == 3 {
+				r.SourceKey = key(r, fmt.Sprint(i)) // with a pair id
+			}
+			if i%100 == 7 {
+				r.SourceKey = fmt.Sprintf("starexec:%d", i) // another form
+			}
+			rs = append(rs, r)
+		}
+		for round := range 2 {
+			bulk, err := s.Bulk(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			added := 0
+			for lo := 0; lo < n; lo += 4800 {
+				k, err := bulk.AddResults(rs[lo:min(n, lo+4800)])
+				if err != nil {
+					t.Fatal(err)
+				}
+				added += k
+			}
+			if err := bulk.Commit(); err != nil {
+				t.Fatal(err)
+			}
+			if want := []int{n, 0}[round]; added != want {
+				t.Errorf("import %d added %d results, want %d", round+1, added, want)
+			}
+		}
+		if k, err := s.AddResults(ctx, rs[:10]); err != nil || k != 0 {
+			t.Errorf("AddResults of imported results: %d new, %v", k, err)
+		}
+		inc, err := s.Results(ctx, store.ResultFilter{Year: 2024, Track: "incremental"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		uc, _ := s.Results(ctx, store.ResultFilter{Year: 2024, Track: "unsat-core"})
+		if len(inc)+len(uc) != n || len(uc) != n/1000 {
+			t.Fatalf("%d incremental and %d unsat-core results, want %d in all, %d unsat-core", len(inc), len(uc), n, n/1000)
+		}
+		j, k := 0, 0
+		for i, want := range rs {
+			got := &inc
+			at := &j
+			if want.Track == "unsat-core" {
+				got, at = &uc, &k
+			}
+			g := (*got)[*at]
+			*at++
+			g.ID = 0
+			if g != want {
+				t.Fatalf("result %d: %+v, want %+v", i, g, want)
+			}
+		}
+		for i := 1; i < len(inc); i++ {
+			if inc[i].ID <= inc[i-1].ID {
+				t.Fatalf("IDs not in order: %d then %d", inc[i-1].ID, inc[i].ID)
+			}
+		}
+		if c, err := s.CountResults(ctx, store.ResultFilter{Year: 2024}); err != nil || c != n {
+			t.Errorf("CountResults: %d %v", c, err)
+		}
+		if c, err := s.CountResults(ctx, store.ResultFilter{Solver: "s1", Track: "incremental"}); err != nil || c != len(inc)/3 {
+			t.Errorf("CountResults of s1: %d %v, want %d", c, err, len(inc)/3)
+		}
+		one, err := s.Results(ctx, store.ResultFilter{BenchmarkPath: "incremental/QF_LIA/f/5.smt2"})
+		if err != nil || len(one) != 3 {
+			t.Errorf("results of one benchmark: %d %v", len(one), err)
+		}
+		// A run's result is a row, listed after the imported ones.
+		if _, err := s.PlanPairs(ctx, []store.Pair{{Competition: "c", Track: "incremental", Solver: "z3", BenchmarkID: 1,
+			BenchmarkPath: "incremental/QF_LIA/f/1.smt2", Input: "x"}}); err != nil {
+			t.Fatal(err)
+		}
+		ps, err := s.ClaimPairs(ctx, "c", "w", 1, time.Minute)
+		if err != nil || len(ps) != 1 {
+			t.Fatalf("claim: %v %v", ps, err)
+		}
+		run := store.Result{Competition: "c", Year: 2024, Track: "incremental", Solver: "z3", BenchmarkPath: ps[0].BenchmarkPath, Status: "complete"}
+		if err := s.CompletePair(ctx, ps[0], run); err != nil {
+			t.Fatal(err)
+		}
+		all, _ := s.Results(ctx, store.ResultFilter{Track: "incremental"})
+		if len(all) != len(inc)+1 || all[len(all)-1].Solver != "z3" || all[len(all)-1].ID <= all[len(all)-2].ID {
+			t.Errorf("with a run's result: %d results, last %+v", len(all), all[len(all)-1])
+		}
+	})
+
 	t.Run("Selections", func(t *testing.T) {
 		s := open(t, newDSN(t))
 		var in []store.Indexed

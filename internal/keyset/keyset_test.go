@@ -1,0 +1,91 @@
+package keyset
+
+import (
+	"fmt"
+	"testing"
+)
+
+func TestTable(t *testing.T) {
+	h := NewHasher()
+	tab := New(0)
+	want := map[Hash]int{}
+	for i := range 100000 {
+		k := h.Of(fmt.Sprint("key", i%70000))
+		v, dup := tab.Add(k, i)
+		first, had := want[k]
+		if dup != had || (had && v != first) || (!had && v != i) {
+			t.Fatalf("Add %d: %d %v, want %d %v", i, v, dup, first, had)
+		}
+		if !had {
+			want[k] = i
+		}
+	}
+	if tab.Len() != len(want) {
+		t.Errorf("Len %d, want %d", tab.Len(), len(want))
+	}
+	for k, v := range want {
+		if got, ok := tab.Get(k); !ok || got != v {
+			t.Fatalf("Get: %d %v, want %d", got, ok, v)
+		}
+	}
+	if _, ok := tab.Get(h.Of("absent")); ok {
+		t.Error("an absent key found")
+	}
+	// hashes that collide in their low bits, and the zero hash
+	var empty Table
+	for i := range 100 {
+		if _, dup := empty.Add(Hash{uint64(i) << 40, uint64(i)}, i); dup {
+			t.Fatalf("hash %d taken for another", i)
+		}
+	}
+	if v, dup := empty.Add(Hash{3 << 40, 3}, 7); !dup || v != 3 {
+		t.Errorf("second add: %d %v", v, dup)
+	}
+	if _, ok := empty.Get(Hash{}); !ok {
+		t.Error("the zero hash is not found")
+	}
+}
+
+func BenchmarkAdd(b *testing.B) {
+	h := NewHasher()
+	keys := make([]Hash, 200000)
+	for i := range keys {
+		keys[i] = h.Of(fmt.Sprint("smtcomp\x1f2024\x1funsat-core\x1fcvc5\x1f\x1fnon-incremental/QF_UF/fam/", i, ".smt2\x1f"))
+	}
+	b.Run("table", func(b *testing.B) {
+		for b.Loop() {
+			t := New(0)
+			for i, k := range keys {
+				t.Add(k, i)
+			}
+		}
+	})
+	b.Run("table-sized", func(b *testing.B) {
+		for b.Loop() {
+			t := New(len(keys))
+			for i, k := range keys {
+				t.Add(k, i)
+			}
+		}
+	})
+	b.Run("map-sized", func(b *testing.B) {
+		for b.Loop() {
+			m := make(map[Hash]int, len(keys))
+			for i, k := range keys {
+				if _, ok := m[k]; !ok {
+					m[k] = i
+				}
+			}
+		}
+	})
+	b.Run("map", func(b *testing.B) {
+		for b.Loop() {
+			m := map[Hash]int{}
+			for i, k := range keys {
+				if _, ok := m[k]; !ok {
+					m[k] = i
+				}
+			}
+		}
+	})
+}
