@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
 
 	"github.com/smtarena/smtarena/internal/benchmark"
 	"github.com/smtarena/smtarena/internal/score"
@@ -108,21 +107,8 @@ func writeWebJSON(io streams, dir string, rep *score.Report, date string) error 
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	// A few at a time: the pages are many, and making a file is the file
-	// system's work more than ours.
-	errs := make([]error, len(pages))
-	sem := make(chan struct{}, 4)
-	var wg sync.WaitGroup
-	for i, p := range pages {
-		sem <- struct{}{}
-		wg.Go(func() {
-			errs[i] = os.WriteFile(filepath.Join(dir, p.Name), []byte(p.Text), 0o644)
-			<-sem
-		})
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
+	for _, p := range pages {
+		if err := os.WriteFile(filepath.Join(dir, p.Name), []byte(p.Text), 0o644); err != nil {
 			return err
 		}
 	}
