@@ -361,8 +361,8 @@ func newScore2024(rows []Row, o Options) *score2024 {
 // benchIndex finds benchmarks by path. The rows of a year come in the
 // order of their benchmarks' paths, mostly: the paths that came in
 // increasing order are searched for in their list, without hashing, and a
-// path greater than all of them is known to be new; the others are in a
-// map.
+// path greater than all of them is new unless it is among the others (few,
+// in a map).
 type benchIndex struct {
 	sorted []string // increasing
 	at     []int32  // the index of each
@@ -371,8 +371,14 @@ type benchIndex struct {
 
 // isNew says whether a path is surely not in the index yet.
 func (x *benchIndex) isNew(p string) bool {
-	n := len(x.sorted)
-	return (n == 0 || p > x.sorted[n-1]) && len(x.other) == 0
+	if n := len(x.sorted); n > 0 && p <= x.sorted[n-1] {
+		return false
+	}
+	if len(x.other) == 0 {
+		return true
+	}
+	_, ok := x.other[p]
+	return !ok
 }
 
 func (x *benchIndex) find(p string) (int32, bool) {
