@@ -686,9 +686,20 @@ func (s *score2024) report() *Report {
 	sort.Slice(divOrder, func(a, b int) bool { return s.divNames[divOrder[a]] < s.divNames[divOrder[b]] })
 	for _, di := range divOrder {
 		d := s.group(s.divNames[di], rowsOfDiv[di], benchOfDiv[di])
-		for _, l := range d.Logics {
-			li := s.logicIndex(l.Logic)
-			d.PerLogic = append(d.PerLogic, s.group(l.Logic, rowsOfLogic[li], benchOfLogic[li]))
+		if len(d.Logics) == 1 {
+			// A division of one logic: the logic's rows and benchmarks
+			// are the division's, and so are its scores.
+			l := d
+			l.Name, l.Logics, l.Rankings = d.Logics[0].Logic, slices.Clone(d.Logics), slices.Clone(d.Rankings)
+			for i := range l.Rankings {
+				l.Rankings[i].Entries = slices.Clone(l.Rankings[i].Entries)
+			}
+			d.PerLogic = []Division{l}
+		} else {
+			for _, l := range d.Logics {
+				li := s.logicIndex(l.Logic)
+				d.PerLogic = append(d.PerLogic, s.group(l.Logic, rowsOfLogic[li], benchOfLogic[li]))
+			}
 		}
 		rep.Divisions = append(rep.Divisions, d)
 	}

@@ -204,3 +204,39 @@ func TestBenchIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestOfficial2024OneLogicDivision: a division of one logic has that
+// logic's scores as its page, a copy of its own (not shared with it).
+func TestOfficial2024OneLogicDivision(t *testing.T) {
+	rows := []Row{
+		{Solver: "a", Benchmark: "non-incremental/QF_UF/f/1.smt2", Result: "sat", Answer: "sat", Expected: "sat", CPU: 1, Wall: 1},
+		{Solver: "b", Benchmark: "non-incremental/QF_UF/f/1.smt2", Result: "unknown", CPU: 2, Wall: 2},
+		{Solver: "a", Benchmark: "non-incremental/QF_LIA/f/2.smt2", Result: "unsat", Answer: "unsat", Expected: "unsat", CPU: 1, Wall: 1},
+		{Solver: "b", Benchmark: "non-incremental/QF_LRA/f/3.smt2", Result: "sat", Answer: "sat", Expected: "sat", CPU: 3, Wall: 3},
+	}
+	rep, err := Score(rows, Options{Rules: 2024, Year: 2024, Track: benchmark.SingleQuery, Compat: Official,
+		Divisions: map[string][]string{"Arith": {"QF_LIA", "QF_LRA"}, "QF_Equality": {"QF_UF"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var one *Division
+	for i := range rep.Divisions {
+		if rep.Divisions[i].Name == "QF_Equality" {
+			one = &rep.Divisions[i]
+		}
+	}
+	if one == nil || len(one.PerLogic) != 1 {
+		t.Fatalf("%+v", rep.Divisions)
+	}
+	l := one.PerLogic[0]
+	want := *one
+	want.Name, want.PerLogic = "QF_UF", nil
+	if !reflect.DeepEqual(l, want) {
+		t.Errorf("logic page %+v, want %+v", l, want)
+	}
+	l.Rankings[0].Entries[0].Solver = "changed"
+	l.Logics[0].Benchmarks = 99
+	if one.Rankings[0].Entries[0].Solver == "changed" || one.Logics[0].Benchmarks == 99 {
+		t.Error("the logic's scores are the division's own")
+	}
+}
