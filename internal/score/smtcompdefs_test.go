@@ -7,36 +7,34 @@ import (
 	"testing"
 )
 
-// TestLogicRefs: logicRefs finds what `\bLogic\.(\w+)` finds.
+var logicRE = regexp.MustCompile(`\bLogic\.(\w+)`)
+
+// checkLogicRefs: logicRefs finds what `\bLogic\.(\w+)` finds.
+func checkLogicRefs(t *testing.T, l string) {
+	t.Helper()
+	var want []string
+	for _, m := range logicRE.FindAllStringSubmatch(l, -1) {
+		want = append(want, m[1])
+	}
+	if got := logicRefs(l); !reflect.DeepEqual(got, want) {
+		t.Errorf("%q: %q, want %q", l, got, want)
+	}
+}
+
+// TestLogicRefs: logicRefs finds what the regular expression finds.
 func TestLogicRefs(t *testing.T) {
-	re := regexp.MustCompile(`\bLogic\.(\w+)`)
 	for _, l := range []string{
 		"", "Logic.QF_BV", "  Division.QF_Bitvec: {Logic.QF_BV, Logic.QF_ABV},", "XLogic.QF_BV Logic.", "Logic.Logic.QF_UF",
 		"Logic.QF_UF# Logic.X", "_Logic.A Logic.B_1 (Logic.C)", "Logic..X Logic.é", "LogicLogic.X", "Logic.X.Logic.Y",
 	} {
-		var want []string
-		for _, m := range re.FindAllStringSubmatch(l, -1) {
-			want = append(want, m[1])
-		}
-		if got := logicRefs(l); !reflect.DeepEqual(got, want) {
-			t.Errorf("%q: %q, want %q", l, got, want)
-		}
+		checkLogicRefs(t, l)
 	}
 }
 
 // FuzzLogicRefs: logicRefs finds what the regular expression finds.
 func FuzzLogicRefs(f *testing.F) {
-	re := regexp.MustCompile(`\bLogic\.(\w+)`)
 	f.Add("  Division.QF_Bitvec: {Logic.QF_BV, Logic.QF_ABV},")
-	f.Fuzz(func(t *testing.T, l string) {
-		var want []string
-		for _, m := range re.FindAllStringSubmatch(l, -1) {
-			want = append(want, m[1])
-		}
-		if got := logicRefs(l); !reflect.DeepEqual(got, want) {
-			t.Errorf("%q: %q, want %q", l, got, want)
-		}
-	})
+	f.Fuzz(checkLogicRefs)
 }
 
 // TestFindAfterSpace: searching from the white space before the literal
