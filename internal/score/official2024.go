@@ -154,7 +154,7 @@ func newScore2024(rows []Row, o Options) *score2024 {
 	// The benchmarks: those of the rows, the selected and the removed
 	// ones (sized for two solvers a benchmark).
 	nb := len(rows)/2 + len(o.Selection) + len(o.Removed)
-	var benchIdx benchIndex
+	benchIdx := benchIndex{sorted: make([]string, 0, nb), at: make([]int32, 0, nb)}
 	logicIdx, divIdx := map[string]int32{}, map[string]int32{}
 	s.benches, s.paths = make([]bench24, 0, nb), make([]string, 0, nb)
 	divOfLogic := map[string]string{}
@@ -336,24 +336,28 @@ func newScore2024(rows []Row, o Options) *score2024 {
 		for _, r := range s.rows {
 			has[int(r.solver)*nb+int(r.bench)] = true
 		}
-		byLogic := make([][]int32, len(s.logics))
-		for bi, b := range s.benches {
-			byLogic[b.logic] = append(byLogic[b.logic], int32(bi))
-		}
-		for _, name := range sortedKeys(o.Entrants) {
-			for _, l := range o.Entrants[name] {
-				li, ok := logicIdx[l]
-				if !ok {
-					continue
-				}
-				for _, bi := range byLogic[li] {
-					si := solverOf(name)
-					if int(si) >= ns || !has[int(si)*nb+int(bi)] {
-						s.rows = append(s.rows, row24{solver: si, bench: bi, ans: o24Missing, nb: -1})
+		byLogic := bucket(len(s.benches), len(s.logics), func(i int) int32 { return s.benches[i].logic })
+		// Counted, then added (the rows are many: not grown by copies).
+		missing := func(add func(si, bi int32)) {
+			for _, name := range sortedKeys(o.Entrants) {
+				for _, l := range o.Entrants[name] {
+					li, ok := logicIdx[l]
+					if !ok {
+						continue
+					}
+					for _, bi := range byLogic[li] {
+						si := solverOf(name)
+						if int(si) >= ns || !has[int(si)*nb+int(bi)] {
+							add(si, bi)
+						}
 					}
 				}
 			}
 		}
+		n := 0
+		missing(func(int32, int32) { n++ })
+		s.rows = slices.Grow(s.rows, n)
+		missing(func(si, bi int32) { s.rows = append(s.rows, row24{solver: si, bench: bi, ans: o24Missing, nb: -1}) })
 	}
 	return s
 }
@@ -884,17 +888,25 @@ func (s *score2024) largestContribution(rowsOfDiv [][]int32, benchOfDiv [][]int3
 	type agg struct{ n, w, c float64 }
 	useful := make([][]int32, len(s.divNames))
 	total := 0
+	for _, idx := range rowsOfDiv {
+		total += len(idx)
+	}
+	back := make([]int32, 0, total) // of every division's useful rows
 	for di, idx := range rowsOfDiv {
+		start := len(back)
 		for _, i := range idx {
 			r := &s.rows[i]
 			b := s.benchScore(r)
 			if b.e != 0 || !s.sound(r.solver, int32(di)) || b.n <= 0 {
 				continue
 			}
-			useful[di] = append(useful[di], i)
-			total++
+			back = append(back, i)
+		}
+		if len(back) > start {
+			useful[di] = back[start:len(back):len(back)]
 		}
 	}
+	total = len(back)
 	kinds := s.kinds()
 	// The lines of each kind, division after division.
 	lines := make([][]Contribution, len(kinds))
@@ -989,7 +1001,7 @@ func (s *score2024) largestContribution(rowsOfDiv [][]int32, benchOfDiv [][]int3
 		for _, i := range idx {
 			locOf[s.rows[i].bench] = -1
 		}
-		pos = append(pos[:0], make([]int32, nb)...)
+		pos = slices.Grow(pos[:0], int(nb))[:nb]
 		ratio := float64(len(idx)) / float64(total)
 		virtual, virtualOK := make([]agg, len(kinds)), make([]bool, len(kinds))
 		v := virtualOf(idx, -1)
