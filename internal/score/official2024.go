@@ -981,7 +981,7 @@ func (s *score2024) largestContribution(rowsOfDiv [][]int32, benchOfDiv [][]int3
 		if len(idx) == 0 {
 			continue
 		}
-		scores, loc = scores[:0], loc[:0]
+		scores, loc = slices.Grow(scores[:0], len(idx)), slices.Grow(loc[:0], len(idx))
 		nb := int32(0)
 		var solvers []int32
 		seen := make([]bool, len(s.solvers))
@@ -1001,21 +1001,21 @@ func (s *score2024) largestContribution(rowsOfDiv [][]int32, benchOfDiv [][]int3
 		for _, i := range idx {
 			locOf[s.rows[i].bench] = -1
 		}
-		pos = slices.Grow(pos[:0], int(nb))[:nb]
+		pos, v = slices.Grow(pos[:0], int(nb))[:nb], slices.Grow(v[:0], int(nb))
 		ratio := float64(len(idx)) / float64(total)
 		virtual, virtualOK := make([]agg, len(kinds)), make([]bool, len(kinds))
-		v := virtualOf(idx, -1)
+		all := virtualOf(idx, -1)
 		for ki, k := range kinds {
-			virtual[ki], virtualOK[ki] = sum(k, v)
+			virtual[ki], virtualOK[ki] = sum(k, all)
 		}
 		ls := make([][]Contribution, len(kinds))
 		for _, sv := range solvers {
-			v := virtualOf(idx, sv)
+			others := virtualOf(idx, sv)
 			for ki, k := range kinds {
 				if !virtualOK[ki] || (k == Sequential && s.aws) {
 					continue
 				}
-				w, ok := sum(k, v)
+				w, ok := sum(k, others)
 				if !ok {
 					continue
 				}
