@@ -197,16 +197,23 @@ func runScore(ctx context.Context, opts ScoreOptions, io streams) error {
 // given) into score rows, filling in from the indexed library (or the
 // check-sat table) what the results lack: the status of a benchmark, an
 // incremental benchmark's check-sat count, an unsat-core benchmark's number
-// of assertions.
-func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competition string, track benchmark.Track, checkSats string, keep func(*store.Result), io streams) ([]score.Row, error) {
+// of assertions; of these, only what the computation reads (need). It
+// returns the rows and their benchmarks (each path once for the rows that
+// come one after the other with it).
+func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competition string, track benchmark.Track, checkSats string, need score.Facts, keep func(*store.Result), io streams) ([]score.Row, []string, error) {
 	n, err := st.CountResults(ctx, f)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	rows := make([]score.Row, 0, n) // not grown by copies: a year's rows are many
+	// The rows' benchmarks, each row's place among them: a benchmark's
+	// results come one after the other, and one that comes again is
+	// looked up again.
+	var paths []string
+	bench := make([]int32, 0, n)
 	needIndex := false
 	var in interner
-	lastPath := ""
+	var rr score.RowReader
 	err = st.EachResult(ctx, f, func(r *store.Result) error {
 		if competition != "" && r.Competition != competition {
 			return nil
@@ -214,16 +221,24 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 		if keep != nil {
 			keep(r)
 		}
-		row, err := score.RowOf(r.Solver, r.BenchmarkPath, r.Status, r.Answer, r.Expected, r.CPU, r.Wall, r.Extra)
-		if err != nil {
+		// Read in place (rows has room for every result, zero).
+		if len(rows) < cap(rows) {
+			rows = rows[:len(rows)+1]
+		} else {
+			rows = append(rows, score.Row{})
+		}
+		row := &rows[len(rows)-1]
+		if err := rr.Read(row, r.Solver, r.BenchmarkPath, r.Status, r.Answer, r.Expected, r.CPU, r.Wall, r.Extra); err != nil {
 			return err
 		}
 		// The store gives each row strings of its own; the rows keep one
-		// of each (a benchmark's results come one after the other).
-		if row.Benchmark == lastPath {
-			row.Benchmark = lastPath
+		// of each.
+		if len(paths) > 0 && row.Benchmark == paths[len(paths)-1] {
+			row.Benchmark = paths[len(paths)-1]
+		} else {
+			paths = append(paths, row.Benchmark)
 		}
-		lastPath = row.Benchmark
+		bench = append(bench, int32(len(paths)-1))
 		row.Solver, row.Status, row.Answer, row.Expected, row.Result = in.of(row.Solver), in.of(row.Status), in.of(row.Answer), in.of(row.Expected), in.of(row.Result)
 		if row.Name != "" {
 			row.Name = in.of(row.Name)
@@ -232,75 +247,58 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 		if row.Expected == "" || (track == benchmark.UnsatCore && row.Reduction == 0 && row.CoreSize > 0) {
 			needIndex = true
 		}
-		rows = append(rows, row)
 		return nil
 	})
 	if err != nil || len(rows) == 0 {
-		return nil, err
+		return nil, nil, err
 	}
 	var checks map[string]int
-	if track == benchmark.Incremental {
+	if track == benchmark.Incremental && need.CheckSats {
 		if checkSats != "" {
 			var err error
 			if checks, err = official.ReadCheckSats(checkSats); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		} else {
 			needIndex = true
 		}
 	}
-	// What the rows need of their benchmarks (not the whole records: the
-	// rows of a year are many).
-	type facts struct {
-		Status             benchmark.Status
-		Asserts, CheckSats int
-	}
-	index := map[string]facts{}
-	if needIndex {
-		// Only the rows' benchmarks: a library (or the smtcomp tool's
-		// benchmark list) holds hundreds of thousands of others.
-		paths := []string{}
-		for _, r := range rows {
-			if _, ok := index[r.Benchmark]; !ok {
-				index[r.Benchmark] = facts{}
-				paths = append(paths, r.Benchmark)
-			}
-		}
-		clear(index)
-		// A few thousand at a time: the records are larger than the facts.
-		for len(paths) > 0 {
-			n := min(len(paths), 4096)
-			bs, err := st.Benchmarks(ctx, store.Filter{Paths: paths[:n]})
-			if err != nil {
-				return nil, err
-			}
-			for _, b := range bs {
-				index[b.Path] = facts{b.Status, b.Asserts, b.CheckSats}
-			}
-			paths = paths[n:]
+	// What the rows need of their benchmarks (not the whole records: a
+	// library, or the smtcomp tool's benchmark list, holds hundreds of
+	// thousands of them).
+	var facts []store.BenchFact
+	if needIndex && (need.Status || (track == benchmark.UnsatCore && need.Asserts) || (track == benchmark.Incremental && need.CheckSats)) {
+		if facts, err = st.BenchFacts(ctx, paths); err != nil {
+			return nil, nil, err
 		}
 	}
-	unknownN := map[string]bool{}
+	var unknownN map[string]bool
 	for i := range rows {
 		r := &rows[i]
-		b, indexed := index[r.Benchmark]
-		if r.Expected == "" && indexed {
+		var b store.BenchFact
+		if facts != nil {
+			b = facts[bench[i]]
+		}
+		if r.Expected == "" && b.Indexed {
 			r.Expected = string(b.Status)
 		}
-		if track == benchmark.UnsatCore && indexed && b.Asserts > 0 {
+		if track == benchmark.UnsatCore && b.Indexed && b.Asserts > 0 {
 			r.Asserts = b.Asserts
 			if r.Reduction == 0 && r.CoreSize > 0 {
 				r.Reduction = max(b.Asserts-r.CoreSize, 0)
 			}
 		}
-		if track != benchmark.Incremental || r.CheckSats > 0 {
+		if track != benchmark.Incremental || !need.CheckSats || r.CheckSats > 0 {
 			continue
 		}
 		if n, ok := checks[r.Benchmark]; ok {
 			r.CheckSats = n
-		} else if indexed && b.CheckSats > 0 {
+		} else if b.Indexed && b.CheckSats > 0 {
 			r.CheckSats = b.CheckSats
 		} else {
+			if unknownN == nil {
+				unknownN = map[string]bool{}
+			}
 			unknownN[r.Benchmark] = true
 			r.CheckSats = r.CorrectAnswers + r.WrongAnswers
 		}
@@ -308,7 +306,7 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 	if len(unknownN) > 0 {
 		fmt.Fprintf(io.err, "smtarena: %d incremental benchmarks have no known number of check-sats (give --check-sats or index the library); their unsolved counts are 0\n", len(unknownN))
 	}
-	return rows, nil
+	return rows, paths, nil
 }
 
 // errNoResults says the store has no results to score for a track.
@@ -428,7 +426,12 @@ func scoreStored(ctx context.Context, st store.Store, opts ScoreOptions, so scor
 			n++
 		}
 	}
-	rows, err := rowsOf(ctx, st, store.ResultFilter{Year: year, Track: string(track)}, opts.Competition, track, opts.CheckSats, keep, io)
+	// The site shows the rows: they get every fact there is.
+	need := score.AllFacts
+	if !wantResults {
+		need = score.FactsOf(so)
+	}
+	rows, paths, err := rowsOf(ctx, st, store.ResultFilter{Year: year, Track: string(track)}, opts.Competition, track, opts.CheckSats, need, keep, io)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -448,8 +451,8 @@ func scoreStored(ctx context.Context, st store.Store, opts ScoreOptions, so scor
 		}
 	}
 	logics := map[string]bool{}
-	for _, r := range rows {
-		logics[benchmark.LogicOfPath(r.Benchmark)] = true
+	for _, p := range paths {
+		logics[benchmark.LogicOfPath(p)] = true
 	}
 	if so.Divisions, err = scoreDivisions(io, opts.Divisions, year, track, logics); err != nil {
 		return nil, nil, nil, err
@@ -479,18 +482,32 @@ func scoreStored(ctx context.Context, st store.Store, opts ScoreOptions, so scor
 	return rep, results, rows, nil
 }
 
-// interner keeps one copy of each of few strings.
-type interner map[string]string
+// interner keeps one copy of each of few strings: the last one of each
+// of a few slots (by length and first and last bytes) is at hand without
+// a map's hashing.
+type interner struct {
+	m    map[string]string
+	last [64]string
+}
 
 func (in *interner) of(s string) string {
-	if t, ok := (*in)[s]; ok {
-		return t
+	if s == "" {
+		return ""
 	}
-	if *in == nil {
-		*in = interner{}
+	slot := &in.last[(len(s)*7+int(s[0])+int(s[len(s)-1])*31)&63]
+	if *slot == s {
+		return *slot
 	}
-	if len(*in) < 10000 {
-		(*in)[s] = s
+	t, ok := in.m[s]
+	if !ok {
+		if in.m == nil {
+			in.m = map[string]string{}
+		}
+		if len(in.m) >= 10000 {
+			return s
+		}
+		in.m[s], t = s, s
 	}
-	return s
+	*slot = t
+	return t
 }

@@ -82,12 +82,15 @@ func setup2024(ctx context.Context, st store.Store, opts ScoreOptions, track ben
 	}
 	// The statuses of the selected benchmarks that have no results here.
 	so.Status = map[string]string{}
-	bs, err := st.Benchmarks(ctx, store.Filter{Paths: append(append([]string{}, so.Selection...), so.Removed...)})
+	paths := append(append([]string{}, so.Selection...), so.Removed...)
+	facts, err := st.BenchFacts(ctx, paths)
 	if err != nil {
 		return err
 	}
-	for _, b := range bs {
-		so.Status[b.Path] = string(b.Status)
+	for i, b := range facts {
+		if b.Indexed {
+			so.Status[paths[i]] = string(b.Status)
+		}
 	}
 	return nil
 }

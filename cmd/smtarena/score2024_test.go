@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -204,4 +205,61 @@ func peakRSS() int {
 		}
 	}
 	return 0
+}
+
+// score2024DB is a store holding the 2024 results and benchmark list,
+// imported once per test process (BenchmarkScore2024's runs share it).
+var score2024DB struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// BenchmarkScore2024 is the scoring phase of BenchmarkImportScore2024
+// alone: the four tracks scored with every page from a store imported
+// once, so that a profile (-cpuprofile) shows the scoring's costs; it
+// prints the time and CPU time of the four runScore calls.
+func BenchmarkScore2024(b *testing.B) {
+	dir := testenv.Shared(b, "official-results/2024")
+	ctx := context.Background()
+	quiet := streams{strings.NewReader(""), io.Discard, io.Discard}
+	score2024DB.once.Do(func() {
+		tmp, err := os.MkdirTemp("", "score2024")
+		if err != nil {
+			score2024DB.err = err
+			return
+		}
+		db := filepath.Join(tmp, "s.db")
+		var results []string
+		for _, f := range []string{"results-cloud-2024.json.gz", "results-parallel-2024.json.gz", "results-inc-2024.json.gz", "results-uc-2024.json.gz"} {
+			results = append(results, filepath.Join(dir, "data", f))
+		}
+		if err := runImport(ctx, ImportOptions{DB: db}, append([]string{"smtcomp-json"}, results...), quiet); err != nil {
+			score2024DB.err = err
+			return
+		}
+		score2024DB.err = runImport(ctx, ImportOptions{DB: db}, []string{"benchmarks-json", filepath.Join(dir, "data/benchmarks-2024.json.gz")}, quiet)
+		score2024DB.path = db
+	})
+	if score2024DB.err != nil {
+		b.Fatal(score2024DB.err)
+	}
+	b.ResetTimer()
+	start, c := time.Now(), cpuTime()
+	for range b.N {
+		// New pages each time, as in BenchmarkImportScore2024 (ext4
+		// flushes a file truncated and written again when it is closed).
+		out := b.TempDir()
+		for _, track := range []string{"incremental", "unsat-core", "cloud", "parallel"} {
+			err := runScore(ctx, ScoreOptions{DB: score2024DB.path, Rules: 2024, Year: 2024, Track: track, Compat: "official", Format: "web-json",
+				Out: filepath.Join(out, track), Date: "2024-07-08", Defs: filepath.Join(dir, "submissions/smtcomp/defs.py"),
+				Submissions: filepath.Join(dir, "submissions/submissions")}, quiet)
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	n := time.Duration(b.N)
+	b.ReportMetric(float64(time.Since(start)/n)/1e6, "ms-wall")
+	b.ReportMetric(float64((cpuTime()-c)/n)/1e6, "ms-cpu")
 }

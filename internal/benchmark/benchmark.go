@@ -104,47 +104,24 @@ func Family(p string, year int) string {
 
 // LogicOfPath returns the logic directory of a library path.
 func LogicOfPath(p string) string {
-	if l, ok := cleanLogic(p); ok {
-		return l
+	// The common case, a clean path from the track directory on, without
+	// splitting it (scoring asks for the logic of every result).
+	rest, ok := strings.CutPrefix(p, "non-incremental/")
+	if !ok {
+		rest, ok = strings.CutPrefix(p, "incremental/")
+	}
+	if ok && cleanRel(rest) {
+		if i := strings.IndexByte(rest, '/'); i > 0 {
+			return rest[:i]
+		}
 	}
 	l, _, _ := pathParts(p)
 	return l
 }
 
-// cleanLogic is pathParts's logic of a path that path.Clean leaves as it is
-// (no empty, "." or ".." element), found without splitting it (the 2024
-// benchmark list has half a million paths); not ok for any other path.
-func cleanLogic(p string) (string, bool) {
-	p = strings.TrimPrefix(p, "/")
-	n, track := 0, -1 // elements; the first track directory's
-	var first, logic string
-	for rest := p; ; n++ {
-		e, more, found := strings.Cut(rest, "/")
-		if e == "" || e == "." || e == ".." {
-			return "", false
-		}
-		switch {
-		case n == 0:
-			first = e
-		case n == track+1 && track >= 0:
-			logic = e
-		}
-		if track < 0 && (e == "non-incremental" || e == "incremental") {
-			track = n
-		}
-		if !found {
-			break
-		}
-		rest = more
-	}
-	n++
-	// pathParts takes the first track directory with a logic and a file
-	// below it; a later one has fewer.
-	switch {
-	case track >= 0 && track+2 < n:
-		return logic, true
-	case n >= 2:
-		return first, true
-	}
-	return "", true
+// cleanRel says whether a relative path is as path.Clean leaves it (no
+// empty, "." or ".." segment, no trailing slash), or else that it may not
+// be: a segment that starts with a dot counts as one that may not.
+func cleanRel(p string) bool {
+	return p != "" && p[0] != '/' && p[0] != '.' && p[len(p)-1] != '/' && !strings.Contains(p, "//") && !strings.Contains(p, "/.")
 }

@@ -45,3 +45,20 @@ func FuzzLogicOfPath(f *testing.F) {
 		}
 	})
 }
+
+// TestLogicOfPathFast: the shortcut for clean paths gives what splitting
+// the cleaned path gives, on clean paths and on those it leaves to it.
+func TestLogicOfPathFast(t *testing.T) {
+	for _, p := range []string{
+		"non-incremental/QF_LIA/fam/x.smt2", "incremental/QF_BV/s/t/y.smt2", "non-incremental/QF_LIA/x.smt2",
+		"non-incremental/QF_LIA", "non-incremental/QF_LIA/", "non-incremental//QF_LIA/f/x.smt2",
+		"non-incremental/./QF_LIA/f/x.smt2", "non-incremental/../QF_LIA/f/x.smt2", "non-incremental/QF_LIA/../f/x.smt2",
+		"incremental/incremental/QF_UF/x.smt2", "/non-incremental/QF_UF/f/x.smt2", "lib/incremental/QF_BV/s/y.smt2",
+		"non-incremental/QF_UF/f/.", "non-incremental/QF_UF/f/..", "non-incremental/QF_UF/.hidden/x.smt2", "non-incremental/.QF/x/y.smt2", "non-incremental/QF_UF/f/x.smt2/", "QF_UF/x.smt2", "x.smt2", "",
+	} {
+		want, _, _ := pathParts(p)
+		if got := LogicOfPath(p); got != want {
+			t.Errorf("LogicOfPath(%q) = %q, want %q", p, got, want)
+		}
+	}
+}

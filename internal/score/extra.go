@@ -152,6 +152,12 @@ func parseExtra(s string, x extraFields) (extraFields, bool) {
 					j++
 				}
 				lit := s[i:j]
+				if n, ok := smallInt(lit); ok {
+					// an integer: its digits are its String
+					f.v = extraValue{kind: 'f', f: float64(n), s: lit}
+					i = j
+					break
+				}
 				if !jsonNumber(lit) {
 					return nil, false
 				}
@@ -160,9 +166,6 @@ func parseExtra(s string, x extraFields) (extraFields, bool) {
 					return nil, false
 				}
 				f.v = extraValue{kind: 'f', f: v}
-				if _, ok := smallInt(lit); ok {
-					f.v.s = lit
-				}
 				i = j
 			case strings.HasPrefix(s[i:], "true"):
 				f.v = extraValue{kind: 'b', b: true}

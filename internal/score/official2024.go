@@ -2,6 +2,7 @@ package score
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -89,8 +90,7 @@ type score2024 struct {
 	logics   []string
 	divNames []string
 	rows     []row24
-	soundSD  map[[2]int32]bool // (solver, division) -> sound
-	addBench func(path string, status uint8)
+	soundSD  []bool // solver*len(divNames)+division: the solver is sound there
 }
 
 func answer2024(r *Row, track benchmark.Track) uint8 {
@@ -151,7 +151,12 @@ func known24(a uint8) bool { return a == o24Sat || a == o24Unsat }
 
 func newScore2024(rows []Row, o Options) *score2024 {
 	s := &score2024{o: o, y25: o.Year >= 2025, inc: o.Track == benchmark.Incremental, aws: o.Track == benchmark.Cloud || o.Track == benchmark.Parallel}
-	solverIdx, benchIdx, logicIdx, divIdx := map[string]int32{}, map[string]int32{}, map[string]int32{}, map[string]int32{}
+	// The benchmarks: those of the rows, the selected and the removed
+	// ones (sized for two solvers a benchmark).
+	nb := len(rows)/2 + len(o.Selection) + len(o.Removed)
+	benchIdx := benchIndex{sorted: make([]string, 0, nb), at: make([]int32, 0, nb)}
+	logicIdx, divIdx := map[string]int32{}, map[string]int32{}
+	s.benches, s.paths = make([]bench24, 0, nb), make([]string, 0, nb)
 	divOfLogic := map[string]string{}
 	for _, d := range sortedKeys(o.Divisions) {
 		for _, l := range o.Divisions[d] {
@@ -160,30 +165,30 @@ func newScore2024(rows []Row, o Options) *score2024 {
 			}
 		}
 	}
-	entered := map[string]map[string]bool{}
-	for sv, ls := range o.Entrants {
-		entered[sv] = map[string]bool{}
-		for _, l := range ls {
-			entered[sv][l] = true
-		}
-	}
-	s.addBench = func(path string, status uint8) {
+	// The benchmarks of a logic come one after the other, mostly.
+	lastLogic, lastLI, lastDI := "", int32(-1), int32(-1)
+	addBench := func(path string, status uint8) int32 {
 		logic := benchmark.LogicOfPath(path)
-		li, ok := logicIdx[logic]
-		if !ok {
-			li = int32(len(s.logics))
-			logicIdx[logic] = li
-			s.logics = append(s.logics, logic)
-		}
-		dn := divOfLogic[logic]
-		if dn == "" {
-			dn = logic
-		}
-		di, ok := divIdx[dn]
-		if !ok {
-			di = int32(len(s.divNames))
-			divIdx[dn] = di
-			s.divNames = append(s.divNames, dn)
+		li, di := lastLI, lastDI
+		if li < 0 || logic != lastLogic {
+			var ok bool
+			li, ok = logicIdx[logic]
+			if !ok {
+				li = int32(len(s.logics))
+				logicIdx[logic] = li
+				s.logics = append(s.logics, logic)
+			}
+			dn := divOfLogic[logic]
+			if dn == "" {
+				dn = logic
+			}
+			di, ok = divIdx[dn]
+			if !ok {
+				di = int32(len(s.divNames))
+				divIdx[dn] = di
+				s.divNames = append(s.divNames, dn)
+			}
+			lastLogic, lastLI, lastDI = logic, li, di
 		}
 		switch o.Track {
 		case benchmark.UnsatCore:
@@ -191,14 +196,19 @@ func newScore2024(rows []Row, o Options) *score2024 {
 		case benchmark.ModelValidation:
 			status = aSat // ... and sat in the model-validation track
 		}
-		benchIdx[path] = int32(len(s.benches))
+		bi := int32(len(s.benches))
+		benchIdx.add(path, bi)
 		s.benches = append(s.benches, bench24{logic: li, div: di, status: status})
 		s.paths = append(s.paths, path)
+		return bi
 	}
 	removed := map[string]bool{}
 	for _, p := range o.Removed {
 		removed[p] = true
 	}
+	// The solvers by name, in the order their first scored row (or
+	// missing result) names them.
+	solverIdx := map[string]int32{}
 	solverOf := func(name string) int32 {
 		si, ok := solverIdx[name]
 		if !ok {
@@ -209,20 +219,77 @@ func newScore2024(rows []Row, o Options) *score2024 {
 		}
 		return si
 	}
+	// What a row's solver key gives, looked up once per key: its name,
+	// its index (-1 until a row of it is scored), and whether it entered
+	// each logic (by logic index: 0 not known yet, 1 yes, 2 no).
+	type key24 struct {
+		key, name string
+		si        int32
+		entered   map[string]bool
+		byLogic   []uint8
+	}
+	var keys []*key24
+	keyMap := map[string]*key24{}
+	keyOf := func(k string) *key24 {
+		if len(keys) <= 32 {
+			for _, x := range keys {
+				if x.key == k {
+					return x
+				}
+			}
+		} else if x, ok := keyMap[k]; ok {
+			return x
+		}
+		x := &key24{key: k, name: o.Solvers.lookup(k).Name, si: -1}
+		if o.Entrants != nil {
+			x.entered = map[string]bool{}
+			for _, l := range o.Entrants[x.name] {
+				x.entered[l] = true
+			}
+		}
+		keys = append(keys, x)
+		keyMap[k] = x
+		return x
+	}
+	s.rows = make([]row24, 0, len(rows))
+	// A benchmark's rows come one after the other: its index, logic and
+	// removal are looked up once for them.
+	lastPath, lastBench, lastRemoved := "", int32(-1), false
+	var last *key24
 	for i := range rows {
 		r := &rows[i]
-		name := o.Solvers.lookup(r.Solver).Name
-		logic := benchmark.LogicOfPath(r.Benchmark)
-		bi, ok := benchIdx[r.Benchmark]
-		if !ok {
-			s.addBench(r.Benchmark, parseAnswer(r.Expected))
-			bi = benchIdx[r.Benchmark]
+		if lastBench < 0 || r.Benchmark != lastPath {
+			bi, ok := int32(0), false
+			if !benchIdx.isNew(r.Benchmark) {
+				bi, ok = benchIdx.find(r.Benchmark)
+			}
+			if !ok {
+				bi = addBench(r.Benchmark, parseAnswer(r.Expected))
+			}
+			lastPath, lastBench, lastRemoved = r.Benchmark, bi, removed[r.Benchmark]
 		}
-		if removed[r.Benchmark] {
+		if lastRemoved {
 			continue
 		}
-		if o.Entrants != nil && !entered[name][logic] {
-			continue // the tool joins results to the logics each solver entered
+		bi := lastBench
+		if last == nil || last.key != r.Solver {
+			last = keyOf(r.Solver)
+		}
+		k := last
+		if o.Entrants != nil {
+			li := s.benches[bi].logic
+			for int(li) >= len(k.byLogic) {
+				k.byLogic = append(k.byLogic, 0)
+			}
+			if k.byLogic[li] == 0 {
+				k.byLogic[li] = 2
+				if k.entered[s.logics[li]] {
+					k.byLogic[li] = 1
+				}
+			}
+			if k.byLogic[li] != 1 {
+				continue // the tool joins results to the logics each solver entered
+			}
 		}
 		if b := &s.benches[bi]; b.checks == 0 {
 			if s.inc {
@@ -231,7 +298,9 @@ func newScore2024(rows []Row, o Options) *score2024 {
 				b.checks = r.Asserts
 			}
 		}
-		si := solverOf(name)
+		if k.si < 0 {
+			k.si = solverOf(k.name)
+		}
 		a := answer2024(r, o.Track)
 		nb := 1.0
 		switch {
@@ -243,60 +312,110 @@ func newScore2024(rows []Row, o Options) *score2024 {
 				nb = float64(r.Asserts - r.CoreSize)
 			}
 		}
-		s.rows = append(s.rows, row24{solver: si, bench: bi, ans: a, cpu: r.CPU, wall: r.Wall, nb: nb})
+		s.rows = append(s.rows, row24{solver: k.si, bench: bi, ans: a, cpu: r.CPU, wall: r.Wall, nb: nb})
 	}
 	// The selection: the benchmarks with results, the others selected,
 	// and the removed ones of the logics there are.
 	for _, p := range o.Selection {
-		if _, ok := benchIdx[p]; !ok {
-			s.addBench(p, parseAnswer(o.Status[p]))
+		if _, ok := benchIdx.find(p); !ok {
+			addBench(p, parseAnswer(o.Status[p]))
 		}
 	}
 	for _, p := range o.Removed {
 		if _, ok := logicIdx[benchmark.LogicOfPath(p)]; ok && strings.HasPrefix(p, "incremental/") == s.inc {
-			if _, ok := benchIdx[p]; !ok {
-				s.addBench(p, parseAnswer(o.Status[p]))
+			if _, ok := benchIdx.find(p); !ok {
+				addBench(p, parseAnswer(o.Status[p]))
 			}
 		}
 	}
 	if o.Entrants != nil {
-		// A missing result of an entrant: no answer, no time, nb_answers -1.
-		has := map[[2]int32]bool{}
+		// A missing result of an entrant: no answer, no time, nb_answers
+		// -1. has[si*nb+bi]: the solver has a row on the benchmark.
+		ns, nb := len(s.solvers), len(s.benches)
+		has := make([]bool, ns*nb)
 		for _, r := range s.rows {
-			has[[2]int32{r.solver, r.bench}] = true
+			has[int(r.solver)*nb+int(r.bench)] = true
 		}
-		byLogic := make([][]int32, len(s.logics))
-		for bi, b := range s.benches {
-			byLogic[b.logic] = append(byLogic[b.logic], int32(bi))
-		}
-		for _, name := range sortedKeys(o.Entrants) {
-			for _, l := range o.Entrants[name] {
-				li, ok := logicIdx[l]
-				if !ok {
-					continue
-				}
-				for _, bi := range byLogic[li] {
-					si := solverOf(name)
-					if !has[[2]int32{si, bi}] {
-						s.rows = append(s.rows, row24{solver: si, bench: bi, ans: o24Missing, nb: -1})
+		byLogic := bucket(len(s.benches), len(s.logics), func(i int) int32 { return s.benches[i].logic })
+		// Counted, then added (the rows are many: not grown by copies).
+		missing := func(add func(si, bi int32)) {
+			for _, name := range sortedKeys(o.Entrants) {
+				for _, l := range o.Entrants[name] {
+					li, ok := logicIdx[l]
+					if !ok {
+						continue
+					}
+					for _, bi := range byLogic[li] {
+						si := solverOf(name)
+						if int(si) >= ns || !has[int(si)*nb+int(bi)] {
+							add(si, bi)
+						}
 					}
 				}
 			}
 		}
+		n := 0
+		missing(func(int32, int32) { n++ })
+		s.rows = slices.Grow(s.rows, n)
+		missing(func(si, bi int32) { s.rows = append(s.rows, row24{solver: si, bench: bi, ans: o24Missing, nb: -1}) })
 	}
 	return s
+}
+
+// benchIndex finds benchmarks by path. The rows of a year come in the
+// order of their benchmarks' paths, mostly: the paths that came in
+// increasing order are searched for in their list, without hashing, and a
+// path greater than all of them is new unless it is among the others (few,
+// in a map).
+type benchIndex struct {
+	sorted []string // increasing
+	at     []int32  // the index of each
+	other  map[string]int32
+}
+
+// isNew says whether a path is surely not in the index yet.
+func (x *benchIndex) isNew(p string) bool {
+	if n := len(x.sorted); n > 0 && p <= x.sorted[n-1] {
+		return false
+	}
+	if len(x.other) == 0 {
+		return true
+	}
+	_, ok := x.other[p]
+	return !ok
+}
+
+func (x *benchIndex) find(p string) (int32, bool) {
+	if i, ok := slices.BinarySearch(x.sorted, p); ok {
+		return x.at[i], true
+	}
+	i, ok := x.other[p]
+	return i, ok
+}
+
+// add adds a path that is not in the index.
+func (x *benchIndex) add(p string, i int32) {
+	if n := len(x.sorted); n == 0 || p > x.sorted[n-1] {
+		x.sorted, x.at = append(x.sorted, p), append(x.at, i)
+		return
+	}
+	if x.other == nil {
+		x.other = map[string]int32{}
+	}
+	x.other[p] = i
 }
 
 // disagreements computes sound solvers and sound statuses and removes the
 // benchmarks sound solvers disagree on (scoring.add_disagreements_info).
 func (s *score2024) disagreements() []Disagreement {
-	s.soundSD = map[[2]int32]bool{}
+	nd := int32(len(s.divNames))
+	s.soundSD = make([]bool, len(s.solvers)*len(s.divNames))
 	for _, r := range s.rows {
-		s.soundSD[[2]int32{r.solver, s.benches[r.bench].div}] = true
+		s.soundSD[r.solver*nd+s.benches[r.bench].div] = true
 	}
 	for _, r := range s.rows {
 		b := &s.benches[r.bench]
-		key := [2]int32{r.solver, b.div}
+		key := r.solver*nd + b.div
 		switch {
 		case s.inc:
 			if r.ans == o24IncError {
@@ -329,7 +448,7 @@ func (s *score2024) disagreements() []Disagreement {
 	sat := make([][]int32, len(s.benches))
 	unsat := make([][]int32, len(s.benches))
 	for _, r := range s.rows {
-		if !s.soundSD[[2]int32{r.solver, s.benches[r.bench].div}] {
+		if !s.sound(r.solver, s.benches[r.bench].div) {
 			continue
 		}
 		switch r.ans {
@@ -359,6 +478,11 @@ func (s *score2024) disagreements() []Disagreement {
 		return out[a].Benchmark < out[b].Benchmark
 	})
 	return out
+}
+
+// sound says whether a solver is sound in a division.
+func (s *score2024) sound(solver, div int32) bool {
+	return s.soundSD[int(solver)*len(s.divNames)+int(div)]
 }
 
 func (s *score2024) nameList(ids []int32) []string {
@@ -545,22 +669,20 @@ func (s *score2024) report() *Report {
 	rep := &Report{Rules: 2022, Asked: s.o.Rules, Year: s.o.Year, Track: s.o.Track, Compat: s.o.Compat, TimeLimit: s.o.TimeLimit,
 		MemLimit: s.o.MemLimit, Kinds: s.kinds(), BaseSolvers: s.o.BaseSolvers}
 	rep.Disagreements = s.disagreements()
-	rowsOfDiv := make([][]int32, len(s.divNames))
-	rowsOfLogic := make([][]int32, len(s.logics))
-	for i, r := range s.rows {
-		b := &s.benches[r.bench]
-		if b.removed {
-			continue
+	rowsOfDiv := bucket(len(s.rows), len(s.divNames), func(i int) int32 {
+		if b := &s.benches[s.rows[i].bench]; !b.removed {
+			return b.div
 		}
-		rowsOfDiv[b.div] = append(rowsOfDiv[b.div], int32(i))
-		rowsOfLogic[b.logic] = append(rowsOfLogic[b.logic], int32(i))
-	}
-	benchOfDiv := make([][]int32, len(s.divNames))
-	benchOfLogic := make([][]int32, len(s.logics))
-	for bi, b := range s.benches {
-		benchOfDiv[b.div] = append(benchOfDiv[b.div], int32(bi))
-		benchOfLogic[b.logic] = append(benchOfLogic[b.logic], int32(bi))
-	}
+		return -1
+	})
+	rowsOfLogic := bucket(len(s.rows), len(s.logics), func(i int) int32 {
+		if b := &s.benches[s.rows[i].bench]; !b.removed {
+			return b.logic
+		}
+		return -1
+	})
+	benchOfDiv := bucket(len(s.benches), len(s.divNames), func(i int) int32 { return s.benches[i].div })
+	benchOfLogic := bucket(len(s.benches), len(s.logics), func(i int) int32 { return s.benches[i].logic })
 	divOrder := make([]int, len(s.divNames))
 	for i := range divOrder {
 		divOrder[i] = i
@@ -568,9 +690,20 @@ func (s *score2024) report() *Report {
 	sort.Slice(divOrder, func(a, b int) bool { return s.divNames[divOrder[a]] < s.divNames[divOrder[b]] })
 	for _, di := range divOrder {
 		d := s.group(s.divNames[di], rowsOfDiv[di], benchOfDiv[di])
-		for _, l := range d.Logics {
-			li := s.logicIndex(l.Logic)
-			d.PerLogic = append(d.PerLogic, s.group(l.Logic, rowsOfLogic[li], benchOfLogic[li]))
+		if len(d.Logics) == 1 {
+			// A division of one logic: the logic's rows and benchmarks
+			// are the division's, and so are its scores.
+			l := d
+			l.Name, l.Logics, l.Rankings = d.Logics[0].Logic, slices.Clone(d.Logics), slices.Clone(d.Rankings)
+			for i := range l.Rankings {
+				l.Rankings[i].Entries = slices.Clone(l.Rankings[i].Entries)
+			}
+			d.PerLogic = []Division{l}
+		} else {
+			for _, l := range d.Logics {
+				li := s.logicIndex(l.Logic)
+				d.PerLogic = append(d.PerLogic, s.group(l.Logic, rowsOfLogic[li], benchOfLogic[li]))
+			}
 		}
 		rep.Divisions = append(rep.Divisions, d)
 	}
@@ -583,6 +716,34 @@ func (s *score2024) report() *Report {
 		rep.BestOverall = s.bestOverall(rep.Divisions, benchOfDiv)
 	}
 	return rep
+}
+
+// bucket lists 0, ..., n-1 by their keys (0, ..., keys-1; -1: none), in
+// order, in one backing array; a key without any is nil.
+func bucket(n, keys int, key func(i int) int32) [][]int32 {
+	counts := make([]int, keys)
+	total := 0
+	for i := range n {
+		if k := key(i); k >= 0 {
+			counts[k]++
+			total++
+		}
+	}
+	back := make([]int32, total)
+	out := make([][]int32, keys)
+	at := 0
+	for k, c := range counts {
+		if c > 0 {
+			out[k] = back[at : at : at+c]
+			at += c
+		}
+	}
+	for i := range n {
+		if k := key(i); k >= 0 {
+			out[k] = append(out[k], int32(i))
+		}
+	}
+	return out
 }
 
 // Overall is one division's line of a solver in the best overall ranking:
@@ -727,44 +888,70 @@ func (s *score2024) largestContribution(rowsOfDiv [][]int32, benchOfDiv [][]int3
 	type agg struct{ n, w, c float64 }
 	useful := make([][]int32, len(s.divNames))
 	total := 0
+	for _, idx := range rowsOfDiv {
+		total += len(idx)
+	}
+	back := make([]int32, 0, total) // of every division's useful rows
 	for di, idx := range rowsOfDiv {
+		start := len(back)
 		for _, i := range idx {
 			r := &s.rows[i]
 			b := s.benchScore(r)
-			if b.e != 0 || !s.soundSD[[2]int32{r.solver, int32(di)}] || b.n <= 0 {
+			if b.e != 0 || !s.sound(r.solver, int32(di)) || b.n <= 0 {
 				continue
 			}
-			useful[di] = append(useful[di], i)
-			total++
+			back = append(back, i)
+		}
+		if len(back) > start {
+			useful[di] = back[start:len(back):len(back)]
 		}
 	}
-	out := map[Kind][]Contribution{}
-	virtualOf := func(idx []int32, without int32) []*vrow {
-		at := map[int32]*vrow{}
-		var v []*vrow
-		for _, i := range idx {
+	total = len(back)
+	kinds := s.kinds()
+	// The lines of each kind, division after division.
+	lines := make([][]Contribution, len(kinds))
+	// Per division: each useful row's benchmark score and its benchmark's
+	// place among the division's (loc); the virtual best solver's rows
+	// (v), at pos[loc] while one is computed (-1: none yet).
+	var scores []bscore24
+	var loc, pos []int32
+	var v []vrow
+	locOf := make([]int32, len(s.benches))
+	for i := range locOf {
+		locOf[i] = -1
+	}
+	// virtualOf is the virtual best solver of the division's useful rows
+	// without a solver (-1: with all), its rows in the order their
+	// benchmarks first come.
+	virtualOf := func(idx []int32, without int32) []vrow {
+		v = v[:0]
+		for j := range pos {
+			pos[j] = -1
+		}
+		for j, i := range idx {
 			r := &s.rows[i]
 			if r.solver == without {
 				continue
 			}
-			b := s.benchScore(r)
-			x, ok := at[r.bench]
-			if !ok {
-				x = &vrow{n: b.n, wall: r.wall, wScore: b.w, cpu: r.cpu, cScore: b.c, sound: s.benches[r.bench].sound}
-				at[r.bench] = x
-				v = append(v, x)
+			b := &scores[j]
+			p := pos[loc[j]]
+			if p < 0 {
+				pos[loc[j]] = int32(len(v))
+				v = append(v, vrow{n: b.n, wall: r.wall, wScore: b.w, cpu: r.cpu, cScore: b.c, sound: s.benches[r.bench].sound})
 				continue
 			}
+			x := &v[p]
 			x.n = max(x.n, b.n)
 			x.wall, x.wScore = min(x.wall, r.wall), min(x.wScore, b.w)
 			x.cpu, x.cScore = min(x.cpu, r.cpu), min(x.cScore, b.c)
 		}
 		return v
 	}
-	sum := func(k Kind, v []*vrow) (agg, bool) {
+	sum := func(k Kind, v []vrow) (agg, bool) {
 		var a agg
 		any := false
-		for _, x := range v {
+		for i := range v {
+			x := &v[i]
 			switch k {
 			case Sat:
 				if x.sound != aSat {
@@ -789,55 +976,78 @@ func (s *score2024) largestContribution(rowsOfDiv [][]int32, benchOfDiv [][]int3
 		}
 		return a, any
 	}
-	for _, k := range s.kinds() {
-		var cs []Contribution
-		if k == Sequential && s.aws {
-			out[k] = []Contribution{}
+	for di := range s.divNames {
+		idx := useful[di]
+		if len(idx) == 0 {
 			continue
 		}
-		for di := range s.divNames {
-			idx := useful[di]
-			if len(idx) == 0 {
-				continue
+		scores, loc = slices.Grow(scores[:0], len(idx)), slices.Grow(loc[:0], len(idx))
+		nb := int32(0)
+		var solvers []int32
+		seen := make([]bool, len(s.solvers))
+		for _, i := range idx {
+			r := &s.rows[i]
+			scores = append(scores, s.benchScore(r))
+			if locOf[r.bench] < 0 {
+				locOf[r.bench] = nb
+				nb++
 			}
-			ratio := float64(len(idx)) / float64(total)
-			virtual, ok := sum(k, virtualOf(idx, -1))
-			if !ok {
-				continue
+			loc = append(loc, locOf[r.bench])
+			if sv := r.solver; !seen[sv] {
+				seen[sv] = true
+				solvers = append(solvers, sv)
 			}
-			var solvers []int32
-			seen := map[int32]bool{}
-			for _, i := range idx {
-				if sv := s.rows[i].solver; !seen[sv] {
-					seen[sv] = true
-					solvers = append(solvers, sv)
+		}
+		for _, i := range idx {
+			locOf[s.rows[i].bench] = -1
+		}
+		pos, v = slices.Grow(pos[:0], int(nb))[:nb], slices.Grow(v[:0], int(nb))
+		ratio := float64(len(idx)) / float64(total)
+		virtual, virtualOK := make([]agg, len(kinds)), make([]bool, len(kinds))
+		all := virtualOf(idx, -1)
+		for ki, k := range kinds {
+			virtual[ki], virtualOK[ki] = sum(k, all)
+		}
+		ls := make([][]Contribution, len(kinds))
+		for _, sv := range solvers {
+			others := virtualOf(idx, sv)
+			for ki, k := range kinds {
+				if !virtualOK[ki] || (k == Sequential && s.aws) {
+					continue
 				}
-			}
-			var lines []Contribution
-			for _, sv := range solvers {
-				w, ok := sum(k, virtualOf(idx, sv))
+				w, ok := sum(k, others)
 				if !ok {
 					continue
 				}
-				vt, wt := virtual.w, w.w
+				vt, wt := virtual[ki].w, w.w
 				if k == Sequential {
-					vt, wt = virtual.c, w.c
+					vt, wt = virtual[ki].c, w.c
 				}
 				t := ratio
 				if wt != 0 {
 					t = ratio * (1 - vt/wt)
 				}
-				lines = append(lines, Contribution{Division: s.divNames[di], Solver: s.solvers[sv],
-					Correctness: ratio * (1 - w.n/virtual.n), Time: t, Solvers: len(solvers), Pairs: len(idx)})
+				ls[ki] = append(ls[ki], Contribution{Division: s.divNames[di], Solver: s.solvers[sv],
+					Correctness: ratio * (1 - w.n/virtual[ki].n), Time: t, Solvers: len(solvers), Pairs: len(idx)})
 			}
-			if len(lines) <= 2 {
+		}
+		for ki := range kinds {
+			if len(ls[ki]) <= 2 {
 				continue
 			}
 			if s.y25 {
-				s.contributorsCompetitiveFirst(lines)
+				s.contributorsCompetitiveFirst(ls[ki])
 			}
-			cs = append(cs, lines...)
+			lines[ki] = append(lines[ki], ls[ki]...)
 		}
+	}
+	out := map[Kind][]Contribution{}
+	for ki, k := range kinds {
+		if k == Sequential && s.aws {
+			out[k] = []Contribution{}
+			continue
+		}
+		cs := lines[ki]
 		sort.SliceStable(cs, func(i, j int) bool {
 			a, b := cs[i], cs[j]
 			if a.Correctness != b.Correctness {
@@ -862,6 +1072,34 @@ func (s *score2024) largestContribution(rowsOfDiv [][]int32, benchOfDiv [][]int3
 // score2024Report is the official computation of 2024 and later.
 func score2024Report(rows []Row, o Options) *Report {
 	return newScore2024(rows, o).report()
+}
+
+// Facts says which facts of their benchmarks, beyond what results carry,
+// a computation reads of rows: Row.Expected (the status), Row.Asserts
+// (unsat core) and Row.CheckSats (incremental).
+type Facts struct{ Status, Asserts, CheckSats bool }
+
+// AllFacts are what every computation but the smtcomp tool's reads.
+var AllFacts = Facts{Status: true, Asserts: true, CheckSats: true}
+
+// FactsOf says which facts of their benchmarks the computation of o reads
+// of rows: the smtcomp tool's takes every benchmark of the unsat-core
+// track for unsat and of the model-validation one for sat, and reads no
+// incremental benchmark's status, nor (before 2025's best overall
+// ranking) its check-sats.
+func FactsOf(o Options) Facts {
+	if !is2024(o) {
+		return AllFacts
+	}
+	switch o.Track {
+	case benchmark.Incremental:
+		return Facts{CheckSats: o.Year >= 2025}
+	case benchmark.UnsatCore:
+		return Facts{Asserts: true}
+	case benchmark.ModelValidation:
+		return Facts{}
+	}
+	return Facts{Status: true}
 }
 
 // is2024 says whether the smtcomp tool's computation applies.

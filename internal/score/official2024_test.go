@@ -1,7 +1,9 @@
 package score
 
 import (
+	"fmt"
 	"math"
+	"reflect"
 	"testing"
 
 	"github.com/smtarena/smtarena/internal/benchmark"
@@ -119,5 +121,122 @@ func TestOfficial2025BestOverall(t *testing.T) {
 		if err != nil || len(pages) != 5 || pages[1].Name != "best-overall-incremental.md" {
 			t.Errorf("pages %v %v", len(pages), err)
 		}
+	}
+}
+
+// TestFactsOf: what FactsOf leaves out, the computation does not read —
+// rows without those facts score the same — and 2025's best overall
+// ranking reads the check-sats and assertions.
+func TestFactsOf(t *testing.T) {
+	answers := []string{"sat", "unsat", "unknown", "Timeout", "IncrementalError", "UnsatCoreNotValidated", "ModelUnsat", "incremental"}
+	statuses := []string{"sat", "unsat", "unknown"}
+	for _, year := range []int{2024, 2025} {
+		for _, track := range []benchmark.Track{benchmark.Incremental, benchmark.UnsatCore, benchmark.ModelValidation, benchmark.Cloud, benchmark.SingleQuery} {
+			o := Options{Rules: 2024, Year: year, Track: track, Compat: Official}
+			need := FactsOf(o)
+			var rows []Row
+			for i := range 60 {
+				dir := "non-incremental"
+				if track == benchmark.Incremental {
+					dir = "incremental"
+				}
+				logic := []string{"QF_UF", "QF_LIA"}[i%2]
+				res := answers[(i*7)%len(answers)]
+				rows = append(rows, Row{Solver: []string{"a", "b", "c", "d"}[i%4], Benchmark: fmt.Sprintf("%s/%s/f/%d.smt2", dir, logic, i/3),
+					Result: res, Answer: res, Expected: statuses[(i/3)%3], CPU: float64(i%13) + 0.5, Wall: float64(i%11) + 0.25,
+					CorrectAnswers: i % 5, CheckSats: 4 + i/3, Asserts: 10 + i/3, CoreSize: i % 4})
+			}
+			want, err := Score(rows, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range rows {
+				if !need.Status {
+					rows[i].Expected = ""
+				}
+				if !need.Asserts {
+					rows[i].Asserts = 0
+				}
+				if !need.CheckSats {
+					rows[i].CheckSats = 0
+				}
+			}
+			got, err := Score(rows, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%d %s: %+v leaves out what the scores read", year, track, need)
+			}
+		}
+	}
+	if FactsOf(Options{Rules: 2023, Year: 2023, Track: benchmark.Incremental, Compat: Official}) != AllFacts ||
+		FactsOf(Options{Rules: 2024, Year: 2024, Track: benchmark.Incremental}) != AllFacts {
+		t.Error("before 2024, or as written: every fact")
+	}
+}
+
+// TestBenchIndex: the index finds what a map finds, whatever the order
+// the paths come in.
+func TestBenchIndex(t *testing.T) {
+	for _, order := range [][]int{{0, 1, 2, 3, 4, 5}, {5, 4, 3, 2, 1, 0}, {0, 2, 1, 3, 5, 4}, {3, 0, 4, 1, 5, 2}} {
+		var x benchIndex
+		m := map[string]int32{}
+		for _, k := range order {
+			p := fmt.Sprintf("non-incremental/QF_UF/f/%d.smt2", k)
+			_, has := m[p]
+			if x.isNew(p) && has {
+				t.Fatalf("%v: %s taken for new", order, p)
+			}
+			if i, ok := x.find(p); ok != has || i != m[p] {
+				t.Fatalf("%v: %s: %d %v, want %d %v", order, p, i, ok, m[p], has)
+			}
+			m[p] = int32(len(m))
+			x.add(p, m[p])
+			if i, ok := x.find(p); !ok || i != m[p] || x.isNew(p) {
+				t.Fatalf("%v: %s added: %d %v", order, p, i, ok)
+			}
+		}
+		for p, want := range m {
+			if i, ok := x.find(p); !ok || i != want {
+				t.Errorf("%v: %s: %d %v, want %d", order, p, i, ok, want)
+			}
+		}
+	}
+}
+
+// TestOfficial2024OneLogicDivision: a division of one logic has that
+// logic's scores as its page, a copy of its own (not shared with it).
+func TestOfficial2024OneLogicDivision(t *testing.T) {
+	rows := []Row{
+		{Solver: "a", Benchmark: "non-incremental/QF_UF/f/1.smt2", Result: "sat", Answer: "sat", Expected: "sat", CPU: 1, Wall: 1},
+		{Solver: "b", Benchmark: "non-incremental/QF_UF/f/1.smt2", Result: "unknown", CPU: 2, Wall: 2},
+		{Solver: "a", Benchmark: "non-incremental/QF_LIA/f/2.smt2", Result: "unsat", Answer: "unsat", Expected: "unsat", CPU: 1, Wall: 1},
+		{Solver: "b", Benchmark: "non-incremental/QF_LRA/f/3.smt2", Result: "sat", Answer: "sat", Expected: "sat", CPU: 3, Wall: 3},
+	}
+	rep, err := Score(rows, Options{Rules: 2024, Year: 2024, Track: benchmark.SingleQuery, Compat: Official,
+		Divisions: map[string][]string{"Arith": {"QF_LIA", "QF_LRA"}, "QF_Equality": {"QF_UF"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var one *Division
+	for i := range rep.Divisions {
+		if rep.Divisions[i].Name == "QF_Equality" {
+			one = &rep.Divisions[i]
+		}
+	}
+	if one == nil || len(one.PerLogic) != 1 {
+		t.Fatalf("%+v", rep.Divisions)
+	}
+	l := one.PerLogic[0]
+	want := *one
+	want.Name, want.PerLogic = "QF_UF", nil
+	if !reflect.DeepEqual(l, want) {
+		t.Errorf("logic page %+v, want %+v", l, want)
+	}
+	l.Rankings[0].Entries[0].Solver = "changed"
+	l.Logics[0].Benchmarks = 99
+	if one.Rankings[0].Entries[0].Solver == "changed" || one.Logics[0].Benchmarks == 99 {
+		t.Error("the logic's scores are the division's own")
 	}
 }

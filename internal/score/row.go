@@ -76,6 +76,101 @@ type Row struct {
 	Result string
 }
 
+// The Extra keys RowOf reads.
+const (
+	xSolverID = iota
+	xCorrectAnswers
+	xWrongAnswers
+	xNumCheckSat
+	xSolved
+	xWrongAnswersRun
+	xCheckSats
+	xReduction
+	xCoreSize
+	xErroneous
+	xParsableCore
+	xResult
+	xModelStatus
+	xModelReason
+	xModelError
+	xModelException
+	xJob
+	xPair
+	xConfigID
+	xRerun
+	nExtraKeys
+)
+
+var extraKeys = [nExtraKeys]string{
+	xSolverID: "solver id", xCorrectAnswers: "correct-answers", xWrongAnswers: "wrong-answers", xNumCheckSat: "num_check_sat",
+	xSolved: "solved", xWrongAnswersRun: "wrong_answers", xCheckSats: "check_sats", xReduction: "reduction", xCoreSize: "core-size",
+	xErroneous: "result-is-erroneous", xParsableCore: "parsable-unsat-core", xResult: "result", xModelStatus: "model_validator_status",
+	xModelReason: "model_reason", xModelError: "model_validator_error", xModelException: "model_validator_exception",
+	xJob: "job file", xPair: "pair id", xConfigID: "configuration id", xRerun: "rerun file",
+}
+
+// extraSlot is where a member of an Extra object goes: the key it spells
+// (alt: in the other spelling, underscores for spaces or the other way
+// round, which counts where the key itself is missing).
+type extraSlot struct {
+	key int
+	alt bool
+}
+
+// extraSlotOf says where a member of an Extra object goes, if anywhere:
+// by a table indexed by a hash of the key's length and ends, and the map
+// where two spellings share a place (a row has several members, and a year
+// has many rows).
+func extraSlotOf(k string) (extraSlot, bool) {
+	if k == "" {
+		return extraSlot{}, false
+	}
+	e := &extraTable[extraHash(k)]
+	switch {
+	case e.shared:
+		sl, ok := extraSlots[k]
+		return sl, ok
+	case e.used && e.name == k:
+		return e.slot, true
+	}
+	return extraSlot{}, false
+}
+
+func extraHash(k string) int { return (len(k)*31 + int(k[0])*7 + int(k[len(k)-1])) & 255 }
+
+var extraTable = func() (t [256]struct {
+	name         string
+	slot         extraSlot
+	used, shared bool
+}) {
+	for name, sl := range extraSlots {
+		e := &t[extraHash(name)]
+		if e.used {
+			e.shared = true
+		}
+		e.name, e.slot, e.used = name, sl, true
+	}
+	return t
+}()
+
+// extraSlots maps each spelling RowOf reads to its key.
+var extraSlots = func() map[string]extraSlot {
+	m := map[string]extraSlot{}
+	for k, name := range extraKeys {
+		alt := strings.ReplaceAll(name, " ", "_")
+		if alt == name {
+			alt = strings.ReplaceAll(name, "_", " ")
+		}
+		if alt != name {
+			m[alt] = extraSlot{key: k, alt: true}
+		}
+	}
+	for k, name := range extraKeys {
+		m[name] = extraSlot{key: k}
+	}
+	return m
+}()
+
 // RowOf builds a Row from a stored result's fields; extra is the JSON
 // object of the track's other columns as the importers keep them
 // (correct-answers, wrong-answers, reduction, core-size,
@@ -83,33 +178,111 @@ type Row struct {
 // or smtarena's runs write them (solved, wrong_answers, check_sats). The solver id, when
 // there is one, becomes Row.Solver, since registrations name solvers by id.
 func RowOf(solver, path, status, answer, expected string, cpu, wall float64, extra string) (Row, error) {
-	r := Row{Solver: solver, Benchmark: path, Status: status, Answer: answer, Expected: expected, CPU: cpu, Wall: wall}
+	var r Row
+	err := ReadRow(&r, solver, path, status, answer, expected, cpu, wall, extra)
+	return r, err
+}
+
+// ReadRow is RowOf into a zero Row (a year's rows are many, and large:
+// they are built where they are kept).
+func ReadRow(r *Row, solver, path, status, answer, expected string, cpu, wall float64, extra string) error {
+	r.Solver, r.Benchmark, r.Status, r.Answer, r.Expected, r.CPU, r.Wall = solver, path, status, answer, expected, cpu, wall
 	if extra == "" || extra == "{}" {
-		return r, nil
+		return nil
 	}
+	var x extraRow
+	if err := x.read(extra); err != nil {
+		return fmt.Errorf("%s: extra columns: %w", path, err)
+	}
+	x.apply(r, solver)
+	return nil
+}
+
+// RowReader reads rows as ReadRow does, keeping what it read of each
+// Extra object: a track's results have few distinct ones (2024's
+// unsat-core track: 1338 for 141,661 results), each read once.
+type RowReader struct {
+	seen         map[string]*extraRow
+	hits, misses int
+}
+
+// maxSeen bounds the Extra objects a RowReader keeps; when they are many
+// and seldom seen again (a pair id in each), it stops looking.
+const maxSeen = 4096
+
+// Read is ReadRow.
+func (rr *RowReader) Read(r *Row, solver, path, status, answer, expected string, cpu, wall float64, extra string) error {
+	if extra == "" || extra == "{}" || (len(rr.seen) >= maxSeen && rr.hits < rr.misses) {
+		return ReadRow(r, solver, path, status, answer, expected, cpu, wall, extra)
+	}
+	r.Solver, r.Benchmark, r.Status, r.Answer, r.Expected, r.CPU, r.Wall = solver, path, status, answer, expected, cpu, wall
+	x, ok := rr.seen[extra]
+	if ok {
+		rr.hits++
+	} else {
+		rr.misses++
+		// Its own copy: what is read of it points into it.
+		extra = strings.Clone(extra)
+		x = &extraRow{}
+		if err := x.read(extra); err != nil {
+			return fmt.Errorf("%s: extra columns: %w", path, err)
+		}
+		if rr.seen == nil {
+			rr.seen = map[string]*extraRow{}
+		}
+		if len(rr.seen) < maxSeen {
+			rr.seen[extra] = x
+		}
+	}
+	x.apply(r, solver)
+	return nil
+}
+
+// extraRow is what a row takes from its Extra object.
+type extraRow struct {
+	solverID                                          string
+	correct, wrong, checkSats, reduction, coreSize    int
+	solved, wrongRun, hasSolved, hasWrongRun          int
+	erroneous, illFormed, parsable, rerun             bool
+	result, model, reason, modelError, modelException string
+	job, pair, config                                 string
+}
+
+// read reads an Extra object.
+func (e *extraRow) read(extra string) error {
 	var fields [12]extraField
 	x, ok := parseExtra(extra, fields[:0])
 	if !ok {
 		var m map[string]any
 		if err := json.Unmarshal([]byte(extra), &m); err != nil {
-			return r, fmt.Errorf("%s: extra columns: %w", path, err)
+			return err
 		}
 		x = extraOfMap(m)
 	}
-	str := func(k string) string {
-		v, ok := x.get(k)
-		if !ok {
-			// files written with underscores for spaces (solver_id) or
-			// the other way round
-			if alt := strings.ReplaceAll(k, " ", "_"); alt != k {
-				v, _ = x.get(alt)
-			} else {
-				v, _ = x.get(strings.ReplaceAll(k, "_", " "))
-			}
+	// Where each key's value is in x, plus one (the last, if given
+	// twice, as in a map), and that of its other spelling.
+	var at, altAt [nExtraKeys]int32
+	for i := range x {
+		sl, ok := extraSlotOf(x[i].key)
+		switch {
+		case !ok:
+		case sl.alt:
+			altAt[sl.key] = int32(i + 1)
+		default:
+			at[sl.key] = int32(i + 1)
 		}
-		return v.String()
 	}
-	num := func(k string) int {
+	has := func(k int) bool { return at[k] > 0 }
+	str := func(k int) string {
+		if i := at[k]; i > 0 {
+			return x[i-1].v.String()
+		}
+		if i := altAt[k]; i > 0 {
+			return x[i-1].v.String()
+		}
+		return ""
+	}
+	num := func(k int) int {
 		s := str(k)
 		if s == "" {
 			return 0
@@ -120,51 +293,66 @@ func RowOf(solver, path, status, answer, expected string, cpu, wall float64, ext
 		n, _ := strconv.ParseFloat(s, 64)
 		return int(n)
 	}
-	has := func(k string) bool {
-		_, ok := x.get(k)
-		return ok
+	e.solverID = str(xSolverID)
+	e.correct, e.wrong = num(xCorrectAnswers), num(xWrongAnswers)
+	e.checkSats = num(xNumCheckSat)
+	if has(xSolved) {
+		e.hasSolved, e.solved = 1, num(xSolved)
 	}
-	if id := str("solver id"); id != "" {
-		r.Name, r.Solver = solver, id
+	if has(xWrongAnswersRun) {
+		e.hasWrongRun, e.wrongRun = 1, num(xWrongAnswersRun)
 	}
-	r.CorrectAnswers, r.WrongAnswers = num("correct-answers"), num("wrong-answers")
-	if n := num("num_check_sat"); n > 0 {
-		r.CheckSats = n
+	if n := num(xCheckSats); n > 0 && e.checkSats <= 0 {
+		e.checkSats = n
+	}
+	e.reduction, e.coreSize = num(xReduction), num(xCoreSize)
+	switch strings.ToLower(str(xErroneous)) {
+	case "1", "true", "yes":
+		e.erroneous = true
+	}
+	switch strings.ToLower(str(xParsableCore)) {
+	case "0", "false", "no":
+		e.illFormed = true
+	case "1", "true", "yes":
+		e.parsable = true
+	}
+	e.result = str(xResult)
+	e.model = strings.ToUpper(str(xModelStatus))
+	if e.model == "-" {
+		e.model = ""
+	}
+	e.reason = str(xModelReason)
+	e.modelError, e.modelException = str(xModelError), str(xModelException)
+	if !has(xModelException) && e.modelError != "" {
+		e.modelException = noException
+	}
+	e.job, e.pair, e.config = str(xJob), str(xPair), str(xConfigID)
+	e.rerun = has(xRerun)
+	return nil
+}
+
+// apply sets a row's fields from its Extra object.
+func (e *extraRow) apply(r *Row, solver string) {
+	if e.solverID != "" {
+		r.Name, r.Solver = solver, e.solverID
+	}
+	r.CorrectAnswers, r.WrongAnswers = e.correct, e.wrong
+	if e.checkSats > 0 {
+		r.CheckSats = e.checkSats
 	}
 	// smtarena's own incremental runs (internal/compete)
-	if has("solved") && r.CorrectAnswers == 0 {
-		r.CorrectAnswers = num("solved")
+	if e.hasSolved == 1 && r.CorrectAnswers == 0 {
+		r.CorrectAnswers = e.solved
 	}
-	if has("wrong_answers") && r.WrongAnswers == 0 {
-		r.WrongAnswers = num("wrong_answers")
+	if e.hasWrongRun == 1 && r.WrongAnswers == 0 {
+		r.WrongAnswers = e.wrongRun
 	}
-	if n := num("check_sats"); n > 0 && r.CheckSats == 0 {
-		r.CheckSats = n
-	}
-	r.Reduction, r.CoreSize = num("reduction"), num("core-size")
-	switch strings.ToLower(str("result-is-erroneous")) {
-	case "1", "true", "yes":
-		r.CoreErroneous = true
-	}
-	switch strings.ToLower(str("parsable-unsat-core")) {
-	case "0", "false", "no":
-		r.CoreIllFormed = true
-	case "1", "true", "yes":
-		r.CoreParsable = true
-	}
-	r.Result = str("result")
-	r.Model = strings.ToUpper(str("model_validator_status"))
-	if r.Model == "-" {
-		r.Model = ""
-	}
-	r.ModelReason = str("model_reason")
-	r.ModelError, r.ModelException = str("model_validator_error"), str("model_validator_exception")
-	if !has("model_validator_exception") && r.ModelError != "" {
-		r.ModelException = noException
-	}
-	r.Job, r.Pair, r.Config = str("job file"), str("pair id"), str("configuration id")
-	r.Rerun = has("rerun file")
-	return r, nil
+	r.Reduction, r.CoreSize = e.reduction, e.coreSize
+	r.CoreErroneous, r.CoreIllFormed, r.CoreParsable = e.erroneous, e.illFormed, e.parsable
+	r.Result, r.Model, r.ModelReason = e.result, e.model, e.reason
+	r.ModelError, r.ModelException = e.modelError, e.modelException
+	r.Job, r.Pair, r.Config = e.job, e.pair, e.config
+	r.Rerun = e.rerun
 }
 
 // SourceName is the solver as the source's solver column names it.

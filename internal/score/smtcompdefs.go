@@ -38,7 +38,6 @@ var (
 	defsMemberRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s+(\w+) = "([^"]*)"`) })
 	defsTrackRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s+Track\.(\w+): \{`) })
 	defsDivRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s+Division\.(\w+): \{`) })
-	defsLogicRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bLogic\.(\w+)`) })
 	defsRemoved  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)\n\s+removed_results = \[(.*?)\n\s+\]`) })
 	defsBaseMap  = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?s)\n\s+baseSolverMap\w*(?:\s*:[^=\n]*)?\s*=\s*\{(.*?)\}`)
@@ -54,14 +53,17 @@ var (
 func ParseSMTCOMPDefs(src []byte) (*SMTCOMPDefs, error) {
 	d := &SMTCOMPDefs{Values: map[string]string{}, Tracks: map[string]map[string][]string{}}
 	sc := bufio.NewScanner(bytes.NewReader(src))
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	class, inTracks := "", false
 	track, div := "", ""
 	line := 0
 	for sc.Scan() {
 		line++
 		l := sc.Text()
-		if m := defsClassRE().FindStringSubmatch(l); m != nil {
+		// Each regular expression only where its literal part is (the
+		// file has a thousand lines, read by each run of score).
+		if !strings.HasPrefix(l, "class ") {
+		} else if m := defsClassRE().FindStringSubmatch(l); m != nil {
 			class, inTracks = m[1], false
 			continue
 		}
@@ -77,10 +79,11 @@ func ParseSMTCOMPDefs(src []byte) (*SMTCOMPDefs, error) {
 				inTracks = false
 				continue
 			}
-			if m := defsTrackRE().FindStringSubmatch(l); m != nil {
+			isTrack := strings.Contains(l, "Track.")
+			if m := findIf(isTrack, defsTrackRE(), l); m != nil {
 				track, div = m[1], ""
 				d.Tracks[track] = map[string][]string{}
-			} else if m := defsDivRE().FindStringSubmatch(l); m != nil {
+			} else if m := findIf(strings.Contains(l, "Division."), defsDivRE(), l); m != nil {
 				if track == "" {
 					return nil, fmt.Errorf("defs.py:%d: a division outside a track", line)
 				}
@@ -88,20 +91,18 @@ func ParseSMTCOMPDefs(src []byte) (*SMTCOMPDefs, error) {
 				d.Tracks[track][div] = []string{}
 				l = l[len(m[0]):] // a set written on the division's line: {Logic.QF_BV},
 			}
-			if ms := defsLogicRE().FindAllStringSubmatch(l, -1); ms != nil && !defsTrackRE().MatchString(l) {
+			if ls := logicRefs(l); ls != nil && !(isTrack && defsTrackRE().MatchString(l)) {
 				if div == "" {
 					return nil, fmt.Errorf("defs.py:%d: a logic outside a division", line)
 				}
-				for _, m := range ms {
-					d.Tracks[track][div] = append(d.Tracks[track][div], m[1])
-				}
+				d.Tracks[track][div] = append(d.Tracks[track][div], ls...)
 			}
 			continue
 		}
 		if l != "" && !strings.HasPrefix(l, " ") && !strings.HasPrefix(l, "\t") && !strings.HasPrefix(l, "#") {
 			class = ""
 		}
-		if m := defsMemberRE().FindStringSubmatch(l); m != nil {
+		if m := findIf(strings.Contains(l, ` = "`), defsMemberRE(), l); m != nil {
 			switch class {
 			case "Logic":
 				d.Logics = append(d.Logics, m[2])
@@ -113,12 +114,12 @@ func ParseSMTCOMPDefs(src []byte) (*SMTCOMPDefs, error) {
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("defs.py: %w", err)
 	}
-	if m := defsRemoved().FindSubmatch(src); m != nil {
+	if m := findAfterSpace(defsRemoved(), src, "removed_results = ["); m != nil {
 		for _, e := range defsEntry().FindAllSubmatch(m[1], -1) {
 			d.RemovedResults = append(d.RemovedResults, "non-incremental/"+string(e[1])+"/"+string(e[2])+"/"+string(e[3]))
 		}
 	}
-	if m := defsBaseMap().FindSubmatch(src); m != nil {
+	if m := findAfterSpace(defsBaseMap(), src, "baseSolverMap"); m != nil {
 		d.BaseSolvers = map[string]string{}
 		for _, p := range defsPair().FindAllSubmatch(m[1], -1) {
 			d.BaseSolvers[string(p[1])] = string(p[2])
@@ -128,6 +129,56 @@ func ParseSMTCOMPDefs(src []byte) (*SMTCOMPDefs, error) {
 		return nil, fmt.Errorf("defs.py: no Logic enumeration or no tracks table")
 	}
 	return d, nil
+}
+
+// logicRefs are the names X of the references Logic.X in l, as
+// `\bLogic\.(\w+)` finds them.
+func logicRefs(l string) []string {
+	var out []string
+	for at := 0; ; {
+		i := strings.Index(l[at:], "Logic.")
+		if i < 0 {
+			return out
+		}
+		i += at
+		j := i + len("Logic.")
+		for j < len(l) && isWord(l[j]) {
+			j++
+		}
+		if (i == 0 || !isWord(l[i-1])) && j > i+len("Logic.") {
+			out = append(out, l[i+len("Logic."):j])
+			at = j
+		} else {
+			at = i + 1
+		}
+	}
+}
+
+// isWord says whether c is a \w character.
+func isWord(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
+
+// findIf is re's submatches in l where may says l may match.
+func findIf(may bool, re *regexp.Regexp, l string) []string {
+	if !may {
+		return nil
+	}
+	return re.FindStringSubmatch(l)
+}
+
+// findAfterSpace is re's first match in src, for an re whose matches are
+// white space and then lit: searched from the white space before lit's
+// first occurrence, where the first match can start at the earliest.
+func findAfterSpace(re *regexp.Regexp, src []byte, lit string) [][]byte {
+	i := bytes.Index(src, []byte(lit))
+	if i < 0 {
+		return nil
+	}
+	for i > 0 && strings.IndexByte(" \t\n\f\r", src[i-1]) >= 0 {
+		i--
+	}
+	return re.FindSubmatch(src[i:])
 }
 
 // toolTrack is the smtcomp tool's name of a track.

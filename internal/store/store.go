@@ -51,6 +51,7 @@ type Store interface {
 
 	PairStore
 	CoreStore
+	FactStore
 
 	Close() error
 }

@@ -77,6 +77,8 @@ func Run(t *testing.T, newDSN func(t *testing.T) string) {
 		}
 	})
 
+	t.Run("BenchFacts", func(t *testing.T) { benchFacts(t, open(t, newDSN(t))) })
+
 	t.Run("Results", func(t *testing.T) {
 		s := open(t, newDSN(t))
 		r := store.Result{Competition: "SMT-COMP 2019", Year: 2019, Track: "unsat-core", Solver: "z3", Configuration: "default",
