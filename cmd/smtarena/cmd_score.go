@@ -431,7 +431,7 @@ func scoreStored(ctx context.Context, st store.Store, opts ScoreOptions, so scor
 	if !wantResults {
 		need = score.FactsOf(so)
 	}
-	rows, paths, err := rowsOf(ctx, st, store.ResultFilter{Year: year, Track: string(track)}, opts.Competition, track, opts.CheckSats, need, keep, io)
+	rows, paths, err := rowsOf(ctx, st, store.ResultFilter{Year: year, Track: string(track), ImportedKeysless: !wantResults}, opts.Competition, track, opts.CheckSats, need, keep, io)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -292,8 +292,8 @@ func decodeBlock(data []byte) (*blockReader, error) {
 }
 
 // each calls fn with every row of the block as a Result (reused), of the
-// given year and track, numbered from id.
-func (d *blockReader) each(year int, track string, id int64, fn func(*Result) error) error {
+// given year and track, numbered from id, with its key if asked.
+func (d *blockReader) each(year int, track string, id int64, keys bool, fn func(*Result) error) error {
 	var at [stringCols]int // read positions in the index columns
 	next := func(c int) string {
 		if d.index[c] == "" {
@@ -325,9 +325,11 @@ func (d *blockReader) each(year int, track string, id int64, fn func(*Result) er
 		r.Expected = next(colExpected)
 		r.Extra = next(colExtra)
 		head, tail, full := next(colKeyHead), next(colKeyTail), next(colKeyFull)
-		if full != "" {
+		switch {
+		case !keys:
+		case full != "":
 			r.SourceKey = full
-		} else {
+		default:
 			r.SourceKey = joinKey(&r, head, tail)
 		}
 		r.CPU = math.Float64frombits(binary.LittleEndian.Uint64(d.nums[0][8*i:]))
@@ -520,7 +522,7 @@ func eachBlock(ctx context.Context, q querier, f ResultFilter, fn func(*Result) 
 		if err != nil {
 			return fmt.Errorf("block %d (%d, %s): %w", h.id, h.year, h.track, err)
 		}
-		if err := d.each(h.year, h.track, blockIDBase+h.id<<16, filter); err != nil {
+		if err := d.each(h.year, h.track, blockIDBase+h.id<<16, !f.ImportedKeysless, filter); err != nil {
 			return err
 		}
 	}

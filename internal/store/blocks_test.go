@@ -39,7 +39,7 @@ func TestBlockCorrupt(t *testing.T) {
 		bad := append([]byte(nil), data...)
 		bad[i] ^= 0xa5
 		if d, err := decodeBlock(bad); err == nil {
-			_ = d.each(2024, "unsat-core", 0, func(*Result) error { return nil })
+			_ = d.each(2024, "unsat-core", 0, true, func(*Result) error { return nil })
 		}
 	}
 }
@@ -53,7 +53,7 @@ func FuzzDecodeBlock(f *testing.F) {
 			return
 		}
 		n := 0
-		_ = d.each(2024, "t", 0, func(*Result) error { n++; return nil })
+		_ = d.each(2024, "t", 0, true, func(*Result) error { n++; return nil })
 		if n != d.n {
 			t.Fatalf("%d rows read of %d", n, d.n)
 		}

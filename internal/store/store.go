@@ -123,6 +123,10 @@ type ResultFilter struct {
 	Track         string
 	Solver        string
 	BenchmarkPath string
+	// ImportedKeysless: imported results come without their SourceKey
+	// (scoring reads the keys of runs' results only, and making an
+	// imported result's key is a tenth of reading it back).
+	ImportedKeysless bool
 }
 
 // Selection is a named benchmark selection.

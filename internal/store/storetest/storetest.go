@@ -297,6 +297,12 @@ func Run(t *testing.T, newDSN func(t *testing.T) string) {
 		if len(all) != len(inc)+1 || all[len(all)-1].Solver != "z3" || all[len(all)-1].ID <= all[len(all)-2].ID {
 			t.Errorf("with a run's result: %d results, last %+v", len(all), all[len(all)-1])
 		}
+		// Without the imported results' keys, the run's has its own.
+		keyless, err := s.Results(ctx, store.ResultFilter{Track: "incremental", ImportedKeysless: true})
+		if err != nil || len(keyless) != len(all) || keyless[0].SourceKey != "" || keyless[0].Extra != all[0].Extra ||
+			keyless[len(all)-1].SourceKey != all[len(all)-1].SourceKey || keyless[len(all)-1].SourceKey == "" {
+			t.Errorf("imported results without keys: %v, first %+v, last %+v", err, keyless[0], keyless[len(keyless)-1])
+		}
 	})
 
 	t.Run("BulkAddBenchmarks", func(t *testing.T) {
