@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"errors"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -110,9 +111,18 @@ func runImport(ctx context.Context, opts ImportOptions, args []string, io stream
 	}
 	var all []official.Problem
 	unusable := 0
-	for _, f := range files {
-		s, err := official.Import(ctx, st, format, f, official.Options{Year: opts.Year, Track: opts.Track, Competition: opts.Competition, Solver: opts.Solver,
-			Map: opts.Map, Statuses: opts.Statuses})
+	stats, errs, err := official.ImportFiles(ctx, st, format, files, official.Options{Year: opts.Year, Track: opts.Track,
+		Competition: opts.Competition, Solver: opts.Solver, Map: opts.Map, Statuses: opts.Statuses})
+	if err != nil {
+		return fmt.Errorf("nothing imported: %w", err)
+	}
+	var first error
+	for i, f := range files {
+		s := stats[i]
+		if errors.Is(errs[i], official.ErrNotRead) {
+			fmt.Fprintf(io.out, "%s: %v\n", f, errs[i])
+			continue
+		}
 		bad := s.Unusable()
 		unusable += bad
 		fmt.Fprintf(io.out, "%s: %d rows, %d added, %d already there, %d not imported\n", f, s.Rows, s.Added, s.Skipped, bad)
@@ -126,9 +136,12 @@ func runImport(ctx context.Context, opts ImportOptions, args []string, io stream
 			}
 		}
 		all = append(all, s.Problems...)
-		if err != nil {
-			return err
+		if first == nil {
+			first = errs[i]
 		}
+	}
+	if first != nil {
+		return first
 	}
 	if opts.Problems != "" {
 		var b strings.Builder

@@ -9,6 +9,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/smtarena/smtarena/internal/keyset"
 )
@@ -352,6 +353,19 @@ type blockAdder struct {
 	keys  map[int]*keyset.Table // by year: the keys recorded and added
 	build map[yearTrack]*blockBuilder
 	order []*blockBuilder // the blocks being built, in the order they were started
+	txMu  *sync.Mutex     // held while the transaction is used (nil: none)
+}
+
+func (a *blockAdder) lock() {
+	if a.txMu != nil {
+		a.txMu.Lock()
+	}
+}
+
+func (a *blockAdder) unlock() {
+	if a.txMu != nil {
+		a.txMu.Unlock()
+	}
 }
 
 type yearTrack struct {
@@ -407,6 +421,8 @@ func (a *blockAdder) keysOf(year int) (*keyset.Table, error) {
 	if keys, ok := a.keys[year]; ok {
 		return keys, nil
 	}
+	a.lock()
+	defer a.unlock()
 	if a.s.d.name == "postgres" {
 		if _, err := a.tx.ExecContext(a.ctx, `SELECT pg_advisory_xact_lock($1, $2)`, migrationLock, year); err != nil {
 			return nil, err
@@ -447,8 +463,11 @@ func (a *blockAdder) write(b *blockBuilder) error {
 		return nil
 	}
 	defer b.reset()
+	data := b.encode()
+	a.lock()
+	defer a.unlock()
 	_, err := a.tx.ExecContext(a.ctx, `INSERT INTO result_blocks (year, track, n_results, data) VALUES ($1, $2, $3, $4)`,
-		b.year, b.track, b.n, b.encode())
+		b.year, b.track, b.n, data)
 	return err
 }
 

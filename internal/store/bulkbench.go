@@ -144,6 +144,8 @@ func (b *sqlBulk) AddBenchmarks(bs []Indexed) (int, error) {
 	if len(bs) == 0 {
 		return 0, nil
 	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	if err := b.fill("benchmarks"); err != nil {
 		return 0, fmt.Errorf("store: add benchmarks: %w", err)
 	}

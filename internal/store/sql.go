@@ -589,7 +589,10 @@ type sqlBulk struct {
 	seen     map[string]bool
 	indexes  []string
 	cacheSet bool
-	results  *blockAdder
+	// mu: the transaction, one statement at a time; resMu: the blocks
+	// being built (outside mu: results and benchmarks can be added at once).
+	mu, resMu sync.Mutex
+	results   *blockAdder
 	// AddBenchmarks's statements, prepared in the transaction.
 	benchStmts map[benchStmt]*sql.Stmt
 }
@@ -673,8 +676,11 @@ func (b *sqlBulk) AddResults(rs []Result) (int, error) {
 	if len(rs) == 0 {
 		return 0, nil
 	}
+	b.resMu.Lock()
+	defer b.resMu.Unlock()
 	if b.results == nil {
 		b.results = newBlockAdder(b.ctx, b.s, b.tx)
+		b.results.txMu = &b.mu
 	}
 	n, err := b.results.add(rs)
 	if err != nil {
@@ -687,6 +693,8 @@ func (b *sqlBulk) UpsertBenchmarks(bs []Indexed) error {
 	if len(bs) == 0 {
 		return nil
 	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	if err := b.fill("benchmarks"); err != nil {
 		return fmt.Errorf("store: upsert benchmarks: %w", err)
 	}
@@ -695,12 +703,16 @@ func (b *sqlBulk) UpsertBenchmarks(bs []Indexed) error {
 
 func (b *sqlBulk) Commit() error {
 	defer b.done()
+	b.resMu.Lock()
+	defer b.resMu.Unlock()
 	if b.results != nil {
 		if err := b.results.flush(); err != nil {
 			_ = b.tx.Rollback()
 			return fmt.Errorf("store: add results: %w", err)
 		}
 	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	for _, def := range b.indexes {
 		if _, err := b.tx.ExecContext(b.ctx, def); err != nil {
 			_ = b.tx.Rollback()
@@ -715,6 +727,8 @@ func (b *sqlBulk) Commit() error {
 
 func (b *sqlBulk) Rollback() error {
 	defer b.done()
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	return b.tx.Rollback()
 }
 

@@ -57,7 +57,10 @@ type Store interface {
 }
 
 // Bulk adds rows in one transaction; see Store.Bulk. Its methods are as
-// the Store's of the same names, and are not to be called concurrently.
+// the Store's of the same names. They may be called from several
+// goroutines (statements are run one at a time; the results' blocks are
+// built outside the transaction's lock), so that a year's results and its
+// benchmark list can be read at once.
 type Bulk interface {
 	AddResults(rs []Result) (int, error)
 	UpsertBenchmarks(bs []Indexed) error

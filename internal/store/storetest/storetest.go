@@ -379,6 +379,44 @@ func Run(t *testing.T, newDSN func(t *testing.T) string) {
 		}
 	})
 
+	// A bulk's methods may be called at once from several goroutines.
+	t.Run("BulkConcurrent", func(t *testing.T) {
+		s := open(t, newDSN(t))
+		bulk, err := s.Bulk(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		errs := make([]error, 4)
+		for g := range 4 {
+			wg.Go(func() {
+				for i := range 50 {
+					if g%2 == 0 {
+						r := store.Result{Year: 2024, Track: fmt.Sprint("t", g), Solver: "z3", BenchmarkPath: fmt.Sprint("non-incremental/QF_UF/", i),
+							SourceKey: fmt.Sprint(g, ":", i)}
+						if _, err := bulk.AddResults([]store.Result{r}); err != nil {
+							errs[g] = err
+						}
+					} else if _, err := bulk.AddBenchmarks([]store.Indexed{bench(fmt.Sprintf("non-incremental/QF_UF/%d/%d.smt2", g, i), "QF_UF", benchmark.Sat)}); err != nil {
+						errs[g] = err
+					}
+				}
+			})
+		}
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
+			t.Fatal(err)
+		}
+		if err := bulk.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		rs, _ := s.Results(ctx, store.ResultFilter{})
+		bs, _ := s.Benchmarks(ctx, store.Filter{})
+		if len(rs) != 100 || len(bs) != 100 {
+			t.Errorf("%d results and %d benchmarks, want 100 of each", len(rs), len(bs))
+		}
+	})
+
 	t.Run("Selections", func(t *testing.T) {
 		s := open(t, newDSN(t))
 		var in []store.Indexed
