@@ -15,7 +15,8 @@ import (
 )
 
 // Imported results are stored in blocks, not rows: one row of the
-// result_blocks table holds up to blockRows results of one year and track,
+// result_blocks table holds up to blockRows results (about blockBytes at
+// most) of one year and track,
 // column by column (each string column as a dictionary and an index per
 // row, the times as raw floats). An official year has hundreds of
 // thousands of results: SQLite writes a row with its indexes in about
