@@ -17,11 +17,17 @@ func NewHasher() Hasher { return Hasher{maphash.MakeSeed(), maphash.MakeSeed()} 
 // Of hashes a key.
 func (h Hasher) Of(s string) Hash { return Hash{maphash.String(h.a, s), maphash.String(h.b, s)} }
 
-// Table maps hashes to an int each (a line, a position).
+// Table maps hashes to an int each (a line, a position). A hash and its
+// value share a slot, so that a probe touches one cache line: the tables
+// of an import are megabytes, and their probes miss the cache.
 type Table struct {
-	keys []Hash
-	vals []int // the value plus one; 0: the slot is free
-	n    int
+	slots []slot
+	n     int
+}
+
+type slot struct {
+	k Hash
+	v int // the value plus one; 0: the slot is free
 }
 
 // New returns a table sized for about n hashes.
@@ -36,21 +42,21 @@ func (t *Table) resize(size int) {
 	for p < size {
 		p *= 2
 	}
-	old, oldVals := t.keys, t.vals
-	t.keys, t.vals = make([]Hash, p), make([]int, p)
-	for i, v := range oldVals {
-		if v != 0 {
-			t.put(old[i], v)
+	old := t.slots
+	t.slots = make([]slot, p)
+	for _, s := range old {
+		if s.v != 0 {
+			t.put(s)
 		}
 	}
 }
 
-// put stores a hash known to be absent (v already plus one).
-func (t *Table) put(k Hash, v int) {
-	mask := uint64(len(t.keys) - 1)
-	for i := k[0] & mask; ; i = (i + 1) & mask {
-		if t.vals[i] == 0 {
-			t.keys[i], t.vals[i] = k, v
+// put stores a slot whose hash is known to be absent.
+func (t *Table) put(s slot) {
+	mask := uint64(len(t.slots) - 1)
+	for i := s.k[0] & mask; ; i = (i + 1) & mask {
+		if t.slots[i].v == 0 {
+			t.slots[i] = s
 			return
 		}
 	}
@@ -58,16 +64,16 @@ func (t *Table) put(k Hash, v int) {
 
 // Get returns the value of a hash, if it is there.
 func (t *Table) Get(k Hash) (int, bool) {
-	if t.keys == nil {
+	if t.slots == nil {
 		return 0, false
 	}
-	mask := uint64(len(t.keys) - 1)
+	mask := uint64(len(t.slots) - 1)
 	for i := k[0] & mask; ; i = (i + 1) & mask {
-		switch {
-		case t.vals[i] == 0:
+		switch s := &t.slots[i]; {
+		case s.v == 0:
 			return 0, false
-		case t.keys[i] == k:
-			return t.vals[i] - 1, true
+		case s.k == k:
+			return s.v - 1, true
 		}
 	}
 }
@@ -75,21 +81,21 @@ func (t *Table) Get(k Hash) (int, bool) {
 // Add records a hash with a value unless it is there already; it returns
 // the value it has (the first one given) and whether it was there.
 func (t *Table) Add(k Hash, v int) (int, bool) {
-	if t.keys == nil {
+	if t.slots == nil {
 		t.resize(16)
 	}
-	mask := uint64(len(t.keys) - 1)
+	mask := uint64(len(t.slots) - 1)
 	for i := k[0] & mask; ; i = (i + 1) & mask {
-		switch {
-		case t.vals[i] == 0:
-			t.keys[i], t.vals[i] = k, v+1
+		switch s := &t.slots[i]; {
+		case s.v == 0:
+			s.k, s.v = k, v+1
 			t.n++
-			if t.n*2 > len(t.keys) {
-				t.resize(len(t.keys) * 2)
+			if t.n*2 > len(t.slots) {
+				t.resize(len(t.slots) * 2)
 			}
 			return v, false
-		case t.keys[i] == k:
-			return t.vals[i] - 1, true
+		case s.k == k:
+			return s.v - 1, true
 		}
 	}
 }

@@ -429,7 +429,7 @@ func (a *blockAdder) keysOf(year int) (*keyset.Table, error) {
 			return nil, err
 		}
 	}
-	keys := keyset.New(0)
+	keys := keyset.New(1 << 16) // an import of a year adds many
 	rows, err := a.tx.QueryContext(a.ctx, `SELECT source_key FROM results WHERE year = $1`, year)
 	if err != nil {
 		return nil, err
