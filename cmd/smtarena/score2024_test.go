@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -127,16 +126,13 @@ func BenchmarkImportScore2024(b *testing.B) {
 	var all, scoring, alone, aloneScoring phase
 	timed := func(p *phase, f func() error) {
 		b.Helper()
-		// Each phase is a command of its own for a user: what the one
-		// before left in the heap is returned to the system first.
-		debug.FreeOSMemory()
-		resetPeakRSS()
-		start, c := time.Now(), cpuTime()
+		resetPeakRSS() // the heap the phase before left is returned to the system: a command of its own for a user
+		start, c := time.Now(), testenv.CPUTime()
 		if err := f(); err != nil {
 			b.Fatal(err)
 		}
 		p.wall += time.Since(start)
-		p.cpu += cpuTime() - c
+		p.cpu += testenv.CPUTime() - c
 		p.peak = max(p.peak, peakRSS())
 	}
 	score := func(db, out string) error {
@@ -178,15 +174,6 @@ func BenchmarkImportScore2024(b *testing.B) {
 	b.Logf("the results alone (the list imported before): import %v (CPU %v, peak RSS %d MB), scoring %v (CPU %v, peak %d MB); %v for %d result rows = %.2f s per million result rows (target 2); peak RSS %d MB per million result rows",
 		ms(alone.wall), ms(alone.cpu), alone.peak, ms(aloneScoring.wall), ms(aloneScoring.cpu), aloneScoring.peak, ms(res), rows, perM(res, rows),
 		max(alone.peak, aloneScoring.peak)*1000000/rows)
-}
-
-// cpuTime is the CPU time the process has used, user and system.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func countJSONResults(b *testing.B, path string) int {
@@ -268,7 +255,7 @@ func BenchmarkScore2024(b *testing.B) {
 		b.Fatal(score2024DB.err)
 	}
 	b.ResetTimer()
-	start, c := time.Now(), cpuTime()
+	start, c := time.Now(), testenv.CPUTime()
 	for range b.N {
 		// New pages each time, as in BenchmarkImportScore2024 (ext4
 		// flushes a file truncated and written again when it is closed).
@@ -284,5 +271,5 @@ func BenchmarkScore2024(b *testing.B) {
 	}
 	n := time.Duration(b.N)
 	b.ReportMetric(float64(time.Since(start)/n)/1e6, "ms-wall")
-	b.ReportMetric(float64((cpuTime()-c)/n)/1e6, "ms-cpu")
+	b.ReportMetric(float64((testenv.CPUTime()-c)/n)/1e6, "ms-cpu")
 }

@@ -7,7 +7,6 @@ import (
 	"context"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -153,16 +152,8 @@ func TestIndexArchives(t *testing.T) {
 // as SMT-LIB releases may use) through internal/zstd, and names the
 // archive and the compressed offset when it is cut short.
 func TestIndexZstdCLI(t *testing.T) {
-	if _, err := exec.LookPath("zstd"); err != nil {
-		testenv.Skipf(t, "needs the zstd command (Debian package zstd): %v", err)
-	}
 	raw, files := qfidlTar(t, "")
-	cmd := exec.Command("zstd", "-q", "-c", "-19", "--long=27")
-	cmd.Stdin = raw
-	comp, err := cmd.Output()
-	if err != nil {
-		t.Fatal(err)
-	}
+	comp := testenv.Filter(t, "zstd", "zstd", raw.Bytes(), "-q", "-c", "-19", "--long=27")
 	p := filepath.Join(t.TempDir(), "QF_IDL.tzst")
 	_ = os.WriteFile(p, comp, 0o644)
 	stats, err := Index(context.Background(), openStore(t), []string{p}, IndexOptions{})

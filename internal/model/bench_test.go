@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -112,7 +111,7 @@ func BenchmarkValidateQFLIA(b *testing.B) {
 	var res Result
 	b.SetBytes(int64(len(src)))
 	b.ResetTimer()
-	cpu0 := cpuTime()
+	cpu0 := testenv.CPUTime()
 	for b.Loop() {
 		var err error
 		res, err = Validate(context.Background(), "gen.smt2", bytes.NewReader(src), "model", bytes.NewReader(resp), Options{})
@@ -123,7 +122,7 @@ func BenchmarkValidateQFLIA(b *testing.B) {
 	b.StopTimer()
 	// On a machine shared with other work, the CPU time the validation
 	// used says more than the wall clock.
-	cpu := cpuTime() - cpu0
+	cpu := testenv.CPUTime() - cpu0
 	b.ReportMetric(float64(len(src))*float64(b.N)/(1<<20)/cpu.Seconds(), "cpu-MB/s")
 	peak := peakHeap(func() {
 		Validate(context.Background(), "gen.smt2", bytes.NewReader(src), "model", bytes.NewReader(resp), Options{})
@@ -149,9 +148,9 @@ func BenchmarkValidateQFLIA(b *testing.B) {
 	if err := os.WriteFile(f, withDefs, 0o644); err != nil {
 		b.Fatal(err)
 	}
-	res1, c1 := time.Now(), cpuTime()
+	res1, c1 := time.Now(), testenv.CPUTime()
 	Validate(context.Background(), "gen.smt2", bytes.NewReader(src), "model", bytes.NewReader(resp), Options{})
-	ours, ourCPU := time.Since(res1), cpuTime()-c1
+	ours, ourCPU := time.Since(res1), testenv.CPUTime()-c1
 	start := time.Now()
 	cmd := exec.Command("z3", f)
 	out, _ := cmd.CombinedOutput()
@@ -186,15 +185,6 @@ func BenchmarkValidateQFLIA(b *testing.B) {
 		z3cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 		b.ReportMetric(z3cpu.Seconds()/procCPU.Seconds(), "x-faster-than-z3-process-cpu")
 	}
-}
-
-// cpuTime is the CPU time this process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 var declRE = regexp.MustCompile(`\(declare-fun x_(\d+) \(\) Int\)`)
@@ -341,7 +331,7 @@ func BenchmarkValidateSharedFiles(b *testing.B) {
 			b.Run(fmt.Sprintf("%s-%d", logic, k+1), func(b *testing.B) {
 				b.ReportAllocs()
 				b.SetBytes(int64(len(src) + len(resp)))
-				cpu0 := cpuTime()
+				cpu0 := testenv.CPUTime()
 				for b.Loop() {
 					res, err := Validate(context.Background(), it.bench, bytes.NewReader(src), "z3", bytes.NewReader(resp), Options{})
 					if err != nil || res.Verdict != Valid {
@@ -350,7 +340,7 @@ func BenchmarkValidateSharedFiles(b *testing.B) {
 				}
 				// CPU time (garbage collection included) says more than the
 				// wall clock on a shared machine.
-				b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
+				b.ReportMetric(float64((testenv.CPUTime()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
 			})
 		}
 	}

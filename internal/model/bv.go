@@ -267,47 +267,66 @@ func urem(x, y *big.Int) *big.Int {
 // SMT-LIB's FixedSizeBitVectors theory, through bvudiv and bvurem.
 func signedDiv(op opcode, s, t *big.Int, w int) *big.Int {
 	m := new(big.Int).Lsh(big.NewInt(1), uint(w))
-	neg := func(x *big.Int) *big.Int { return new(big.Int).Mod(new(big.Int).Neg(x), m) }
-	ns, nt := s.Bit(w-1) == 1, t.Bit(w-1) == 1
+	return signedDivision(op, s, t, s.Bit(w-1) == 1, t.Bit(w-1) == 1, unsignedOps[*big.Int]{
+		neg:  func(x *big.Int) *big.Int { return new(big.Int).Mod(new(big.Int).Neg(x), m) },
+		udiv: func(x, y *big.Int) *big.Int { return udiv(x, y, w) },
+		urem: urem,
+		add:  func(x, y *big.Int) *big.Int { return new(big.Int).Mod(new(big.Int).Add(x, y), m) },
+		zero: func(x *big.Int) bool { return x.Sign() == 0 },
+	})
+}
+
+// unsignedOps are the operations modulo 2^w, on a representation of
+// bit-vectors, that the signed divisions are defined by.
+type unsignedOps[T any] struct {
+	neg             func(T) T
+	udiv, urem, add func(T, T) T
+	zero            func(T) bool
+}
+
+// signedDivision is bvsdiv, bvsrem or bvsmod of s and t (ns, nt: their
+// sign bits) as SMT-LIB defines them, in any representation (big.Int for
+// any width, uint64 up to 64 bits).
+func signedDivision[T any](op opcode, s, t T, ns, nt bool, o unsignedOps[T]) T {
 	switch op {
 	case opBVSdiv:
 		switch {
 		case !ns && !nt:
-			return udiv(s, t, w)
+			return o.udiv(s, t)
 		case ns && !nt:
-			return neg(udiv(neg(s), t, w))
+			return o.neg(o.udiv(o.neg(s), t))
 		case !ns && nt:
-			return neg(udiv(s, neg(t), w))
+			return o.neg(o.udiv(s, o.neg(t)))
 		}
-		return udiv(neg(s), neg(t), w)
+		return o.udiv(o.neg(s), o.neg(t))
 	case opBVSrem:
 		switch {
 		case !ns && !nt:
-			return urem(s, t)
+			return o.urem(s, t)
 		case ns && !nt:
-			return neg(urem(neg(s), t))
+			return o.neg(o.urem(o.neg(s), t))
 		case !ns && nt:
-			return urem(s, neg(t))
+			return o.urem(s, o.neg(t))
 		}
-		return neg(urem(neg(s), neg(t)))
+		return o.neg(o.urem(o.neg(s), o.neg(t)))
 	}
 	as, at := s, t
 	if ns {
-		as = neg(s)
+		as = o.neg(s)
 	}
 	if nt {
-		at = neg(t)
+		at = o.neg(t)
 	}
-	u := urem(as, at)
+	u := o.urem(as, at)
 	switch {
-	case u.Sign() == 0 || (!ns && !nt):
+	case o.zero(u) || (!ns && !nt):
 		return u
 	case ns && !nt:
-		return new(big.Int).Mod(new(big.Int).Add(neg(u), t), m)
+		return o.add(o.neg(u), t)
 	case !ns && nt:
-		return new(big.Int).Mod(new(big.Int).Add(u, t), m)
+		return o.add(u, t)
 	}
-	return neg(u)
+	return o.neg(u)
 }
 
 // bvShape64 computes concat, extract, repeat, the extensions and the
@@ -472,57 +491,21 @@ func signedDiv64(op opcode, s, t uint64, w int) uint64 {
 	if w < 64 {
 		m = 1<<uint(w) - 1
 	}
-	neg := func(x uint64) uint64 { return -x & m }
-	udiv := func(x, y uint64) uint64 {
-		if y == 0 {
-			return m
-		}
-		return x / y
-	}
-	urem := func(x, y uint64) uint64 {
-		if y == 0 {
-			return x
-		}
-		return x % y
-	}
-	ns, nt := s>>uint(w-1)&1 == 1, t>>uint(w-1)&1 == 1
-	switch op {
-	case opBVSdiv:
-		switch {
-		case !ns && !nt:
-			return udiv(s, t)
-		case ns && !nt:
-			return neg(udiv(neg(s), t))
-		case !ns && nt:
-			return neg(udiv(s, neg(t)))
-		}
-		return udiv(neg(s), neg(t))
-	case opBVSrem:
-		switch {
-		case !ns && !nt:
-			return urem(s, t)
-		case ns && !nt:
-			return neg(urem(neg(s), t))
-		case !ns && nt:
-			return urem(s, neg(t))
-		}
-		return neg(urem(neg(s), neg(t)))
-	}
-	as, at := s, t
-	if ns {
-		as = neg(s)
-	}
-	if nt {
-		at = neg(t)
-	}
-	u := urem(as, at)
-	switch {
-	case u == 0 || (!ns && !nt):
-		return u
-	case ns && !nt:
-		return (neg(u) + t) & m
-	case !ns && nt:
-		return (u + t) & m
-	}
-	return neg(u)
+	return signedDivision(op, s, t, s>>uint(w-1)&1 == 1, t>>uint(w-1)&1 == 1, unsignedOps[uint64]{
+		neg: func(x uint64) uint64 { return -x & m },
+		udiv: func(x, y uint64) uint64 {
+			if y == 0 {
+				return m
+			}
+			return x / y
+		},
+		urem: func(x, y uint64) uint64 {
+			if y == 0 {
+				return x
+			}
+			return x % y
+		},
+		add:  func(x, y uint64) uint64 { return (x + y) & m },
+		zero: func(x uint64) bool { return x == 0 },
+	})
 }

@@ -3,7 +3,6 @@ package official
 import (
 	"context"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
@@ -27,21 +26,21 @@ func BenchmarkImportBenchmarkList2024(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		start, c := time.Now(), cpuTime()
+		start, c := time.Now(), testenv.CPUTime()
 		s, err := ImportBenchmarksJSON(ctx, st, src)
 		if err != nil || s.Added != s.Rows {
 			b.Fatalf("%+v %v", s, err)
 		}
 		wall += time.Since(start)
-		cpu += cpuTime() - c
+		cpu += testenv.CPUTime() - c
 		rows = s.Rows
-		start, c = time.Now(), cpuTime()
+		start, c = time.Now(), testenv.CPUTime()
 		s, err = ImportBenchmarksJSON(ctx, st, src)
 		if err != nil || s.Skipped != s.Rows {
 			b.Fatalf("again: %+v %v", s, err)
 		}
 		wall2 += time.Since(start)
-		cpu2 += cpuTime() - c
+		cpu2 += testenv.CPUTime() - c
 		b.StopTimer()
 		st.Close()
 		b.StartTimer()
@@ -51,13 +50,4 @@ func BenchmarkImportBenchmarkList2024(b *testing.B) {
 	b.Logf("benchmark list (%d entries) into an empty store: %v (CPU %v); again, all there: %v (CPU %v)",
 		rows, (wall / n).Round(time.Millisecond), (cpu / n).Round(time.Millisecond),
 		(wall2 / n).Round(time.Millisecond), (cpu2 / n).Round(time.Millisecond))
-}
-
-// cpuTime is the CPU time the process has used, user and system.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/smtarena/smtarena/internal/benchmark"
+	"github.com/smtarena/smtarena/internal/keyset"
 	"github.com/smtarena/smtarena/internal/store"
 )
 
@@ -124,7 +125,7 @@ func ImportBenchmarksJSON(ctx context.Context, st store.Store, path string) (Sta
 	arrayNames := []string{"", "incremental", "non_incremental"}
 	hint := mapHint(path, 230) // an entry takes some 230 bytes
 	ats, hs := make([]pathAt, 0, hint), make([]uint64, 0, hint)
-	hash := newHasher()
+	hash := keyset.NewHasher()
 	// The entries' problems and where each is among the entries (Rows).
 	var probRows []int
 	var key string
@@ -212,7 +213,7 @@ func ImportBenchmarksJSON(ctx context.Context, st store.Store, path string) (Sta
 			if !ok {
 				continue
 			}
-			h := hash.of(b.Path)
+			h := hash.Of(b.Path)
 			ats = append(ats, pathAt{h: h, row: int32(stats.Rows), at: int32(n)*4 + array})
 			hs = append(hs, h[0])
 			buf = append(buf, store.Indexed{Benchmark: b})
@@ -252,7 +253,7 @@ func ImportBenchmarksJSON(ctx context.Context, st store.Store, path string) (Sta
 // place among the entries (Stats.Rows), and its index times 4 plus its
 // array's in arrayNames.
 type pathAt struct {
-	h       keyHash
+	h       keyset.Hash
 	row, at int32
 }
 
@@ -282,7 +283,7 @@ func duplicates(ats []pathAt, hs []uint64) []dupAt {
 		return nil
 	}
 	var dups []dupAt
-	first := map[keyHash]int{}
+	first := map[keyset.Hash]int{}
 	for i, a := range ats {
 		if !twice[a.h[0]] {
 			continue

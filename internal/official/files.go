@@ -27,7 +27,7 @@ func ImportFiles(ctx context.Context, st store.Store, format string, paths []str
 	through := bulkStore{Store: st, bulk: shared}
 	var lists, others []int
 	for i, p := range paths {
-		if cmpFormat(format, p) == "benchmarks-json" {
+		if formatOf(format, p) == "benchmarks-json" {
 			lists = append(lists, i)
 		} else {
 			others = append(others, i)
@@ -59,8 +59,9 @@ func ImportFiles(ctx context.Context, st store.Store, format string, paths []str
 // one before it of its kind could not be read.
 var ErrNotRead = errors.New("not read: a file before it could not be read")
 
-// cmpFormat is the format a file is read in.
-func cmpFormat(format, path string) string {
+// formatOf is the format a file is read in: the one given, else the one
+// its name tells.
+func formatOf(format, path string) string {
 	if format == "" {
 		return detectFormat(path)
 	}

@@ -5,7 +5,6 @@ import (
 	"io"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -119,7 +118,7 @@ func BenchmarkImportResults2024(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		start, c := time.Now(), processCPU()
+		start, c := time.Now(), testenv.CPUTime()
 		rows = 0
 		for _, f := range files {
 			s, err := Import(ctx, st, "smtcomp-json", f, Options{})
@@ -129,7 +128,7 @@ func BenchmarkImportResults2024(b *testing.B) {
 			rows += s.Added
 		}
 		wall += time.Since(start)
-		cpu += processCPU() - c
+		cpu += testenv.CPUTime() - c
 		st.Close()
 	}
 	n := time.Duration(b.N)
@@ -137,13 +136,4 @@ func BenchmarkImportResults2024(b *testing.B) {
 	b.Logf("%d result rows imported: wall %v, CPU %v (%.2f s and %.2f s per million rows)", rows,
 		(wall / n).Round(time.Millisecond), (cpu / n).Round(time.Millisecond),
 		(wall/n).Seconds()*1e6/float64(rows), (cpu/n).Seconds()*1e6/float64(rows))
-}
-
-// processCPU is the CPU time the process has used, user and system.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

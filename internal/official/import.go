@@ -106,10 +106,7 @@ func Key(source string, year int, track, solver, configuration, benchmark, pair 
 // the smtcomp tool's: its benchmark list when named benchmarks-*, else its
 // results (results-TRACK-YEAR.json.gz); anything else a StarExec export.
 func Import(ctx context.Context, st store.Store, format, path string, opts Options) (Stats, error) {
-	if format == "" {
-		format = detectFormat(path)
-	}
-	switch format {
+	switch format = formatOf(format, path); format {
 	case "", "starexec-csv":
 		return ImportStarExec(ctx, st, path, opts)
 	case "smtcomp-json":
@@ -364,13 +361,3 @@ func (b *batcher) finish() error {
 	b.stats.Skipped += written - added
 	return nil
 }
-
-// keyHash stands for a key (a result's source key, a benchmark's path) in
-// the sets by which an importer names the rows a file gives twice.
-type keyHash = keyset.Hash
-
-type hasher struct{ keyset.Hasher }
-
-func newHasher() hasher { return hasher{keyset.NewHasher()} }
-
-func (h hasher) of(s string) keyHash { return h.Of(s) }

@@ -64,11 +64,7 @@ func FuzzDecodeBlock(f *testing.F) {
 // before it were listed.
 func TestCorruptBlockInStore(t *testing.T) {
 	ctx := context.Background()
-	st, err := OpenSQLite(ctx, filepath.Join(t.TempDir(), "s.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := tempSQLite(t)
 	for _, track := range []string{"cloud", "parallel"} {
 		r := Result{Year: 2022, Track: track, Solver: "z3", BenchmarkPath: "non-incremental/QF_UF/a.smt2", SourceKey: track}
 		if n, err := st.AddResults(ctx, []Result{r}); err != nil || n != 1 {
@@ -79,7 +75,7 @@ func TestCorruptBlockInStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	var seen []string
-	err = st.EachResult(ctx, ResultFilter{}, func(r *Result) error { seen = append(seen, r.Track); return nil })
+	err := st.EachResult(ctx, ResultFilter{}, func(r *Result) error { seen = append(seen, r.Track); return nil })
 	if err == nil || !strings.Contains(err.Error(), "block 2 (2022, parallel)") || !strings.Contains(err.Error(), "corrupt") {
 		t.Errorf("error: %v", err)
 	}
@@ -95,11 +91,7 @@ func TestCorruptBlockInStore(t *testing.T) {
 // blockBytes, and come back whole and in order.
 func TestBlockEndsBySize(t *testing.T) {
 	ctx := context.Background()
-	st, err := OpenSQLite(ctx, filepath.Join(t.TempDir(), "s.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := tempSQLite(t)
 	pad := strings.Repeat("x", 1000)
 	var rs []Result
 	for i := range blockBytes/1000 + 100 {
@@ -122,4 +114,15 @@ func TestBlockEndsBySize(t *testing.T) {
 			t.Fatalf("result %d differs", i)
 		}
 	}
+}
+
+// tempSQLite opens a fresh SQLite store, closed when the test ends.
+func tempSQLite(t *testing.T) *SQLite {
+	t.Helper()
+	st, err := OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "s.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
 }

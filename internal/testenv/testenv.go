@@ -3,10 +3,13 @@ package testenv
 import (
 	"archive/tar"
 	"bytes"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"sort"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -96,4 +99,51 @@ func Files(t testing.TB, dir, ext string) []string {
 func Median(d []time.Duration) time.Duration {
 	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
 	return d[len(d)/2]
+}
+
+// Filter runs a command-line tool (of the Debian package pkg) with args,
+// src on its standard input, and returns its output; the test skips if the
+// tool is missing and fails if it fails. The compression tests make their
+// inputs with the reference tools so.
+func Filter(t testing.TB, tool, pkg string, src []byte, args ...string) []byte {
+	t.Helper()
+	if _, err := exec.LookPath(tool); err != nil {
+		Skipf(t, "needs the %s command (Debian package %s): %v", tool, pkg, err)
+	}
+	cmd := exec.Command(tool, args...)
+	cmd.Stdin = bytes.NewReader(src)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s %v: %v", tool, args, err)
+	}
+	return out
+}
+
+// CPUTime is the CPU time the process has used, user and system (0 if
+// unknown): benchmarks print it beside wall times, which follow the load of
+// a shared machine.
+func CPUTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// Encode compresses src with a reference library's writer (the decoders'
+// tests compare with them).
+func Encode[W io.WriteCloser](t testing.TB, src []byte, newWriter func(io.Writer) (W, error)) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := newWriter(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Write(src); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
 }

@@ -20,37 +20,17 @@ import (
 	"github.com/smtarena/smtarena/internal/testenv"
 )
 
-// xzCLI compresses src with the xz command-line tool (Debian xz-utils) and
-// the given flags, skipping the test if the tool is missing.
+// xzCLI compresses src with the xz command-line tool and the given flags,
+// skipping the test if the tool is missing.
 func xzCLI(t testing.TB, src []byte, flags ...string) []byte {
 	t.Helper()
-	if _, err := exec.LookPath("xz"); err != nil {
-		testenv.Skipf(t, "needs the xz command (Debian package xz-utils): %v", err)
-	}
-	cmd := exec.Command("xz", append([]string{"-q", "-c"}, flags...)...)
-	cmd.Stdin = bytes.NewReader(src)
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("xz %v: %v", flags, err)
-	}
-	return out
+	return testenv.Filter(t, "xz", "xz-utils", src, append([]string{"-q", "-c"}, flags...)...)
 }
 
 // ulikunitz compresses src with ulikunitz's writer.
 func ulikunitz(t testing.TB, src []byte, cfg uxz.WriterConfig) []byte {
 	t.Helper()
-	var buf bytes.Buffer
-	w, err := cfg.NewWriter(&buf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := w.Write(src); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return testenv.Encode(t, src, cfg.NewWriter)
 }
 
 func decode(in []byte) ([]byte, error) {

@@ -3,7 +3,6 @@ package zstd
 import (
 	"bytes"
 	"io"
-	"os/exec"
 	"sync"
 	"testing"
 	"time"
@@ -18,16 +17,7 @@ import (
 // flags, skipping the test if the tool is missing.
 func zstdCLI(t testing.TB, src []byte, flags ...string) []byte {
 	t.Helper()
-	if _, err := exec.LookPath("zstd"); err != nil {
-		testenv.Skipf(t, "needs the zstd command (Debian package zstd): %v", err)
-	}
-	cmd := exec.Command("zstd", append([]string{"-q", "-c"}, flags...)...)
-	cmd.Stdin = bytes.NewReader(src)
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("zstd %v: %v", flags, err)
-	}
-	return out
+	return testenv.Filter(t, "zstd", "zstd", src, append([]string{"-q", "-c"}, flags...)...)
 }
 
 // benchInput is one compressed input of the benchmark.

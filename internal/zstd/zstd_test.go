@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	kzstd "github.com/klauspost/compress/zstd"
+
+	"github.com/smtarena/smtarena/internal/testenv"
 )
 
 // decode decompresses all of src with our decoder.
@@ -18,18 +20,7 @@ func decode(src []byte) ([]byte, error) {
 // encode compresses src with klauspost's encoder.
 func encode(t testing.TB, src []byte, opts ...kzstd.EOption) []byte {
 	t.Helper()
-	var buf bytes.Buffer
-	w, err := kzstd.NewWriter(&buf, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := w.Write(src); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return testenv.Encode(t, src, func(w io.Writer) (*kzstd.Encoder, error) { return kzstd.NewWriter(w, opts...) })
 }
 
 func checkRoundTrip(t *testing.T, name string, comp, want []byte) {
