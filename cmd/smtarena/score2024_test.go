@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/smtarena/smtarena/internal/score/pagecheck"
 	"github.com/smtarena/smtarena/internal/testenv"
 )
 
@@ -86,6 +87,55 @@ func TestScore2024Parallel(t *testing.T) {
 	if rec.NBenchmarks != 196 || rec.MemLimit != 20480 || rec.WinnerPar != "SMTS" || len(rec.Parallel) != 2 ||
 		rec.Parallel[0].Name != "SMTS" || rec.Parallel[0].ErrorScore != 2 || rec.Parallel[0].CorrectScore != 37 || rec.Parallel[0].Solved != 39 || rec.Parallel[0].Unsolved != 157 {
 		t.Errorf("qf_idl-parallel: %s", raw)
+	}
+}
+
+// TestReproduce2024CLI is TestReproduce2024 (internal/score) through the
+// command line and the store: the four 2024 results files and the
+// benchmark list imported by one `smtarena import` (results in blocks, the
+// list beside them), each track scored from the store as `smtarena score
+// --compat official` scores it, and every published page of the
+// incremental, unsat-core, cloud and parallel tracks compared field by
+// field.
+func TestReproduce2024CLI(t *testing.T) {
+	dir := testenv.Shared(t, "official-results/2024")
+	db := filepath.Join(t.TempDir(), "s.db")
+	args := []string{"import", "--db", db}
+	for _, f := range []string{"results-cloud-2024.json.gz", "results-parallel-2024.json.gz", "results-inc-2024.json.gz", "results-uc-2024.json.gz", "benchmarks-2024.json.gz"} {
+		args = append(args, filepath.Join(dir, "data", f))
+	}
+	if code, out, errs := runCLI(t, "", args...); code != 0 || !strings.Contains(out, "141661 rows, 141661 added") || !strings.Contains(out, "482964 rows, 482964 added") {
+		t.Fatalf("import: %d %s %s", code, out, errs)
+	}
+	ctx := context.Background()
+	quiet := streams{strings.NewReader(""), io.Discard, io.Discard}
+	for _, track := range []string{"incremental", "unsat-core", "cloud", "parallel"} {
+		t.Run(track, func(t *testing.T) {
+			opts := ScoreOptions{DB: db, Rules: 2024, Year: 2024, Track: track, Compat: "official",
+				Defs: filepath.Join(dir, "submissions/smtcomp/defs.py"), Submissions: filepath.Join(dir, "submissions/submissions")}
+			so, err := scoreOptions(&opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err := openStoreToRead(ctx, db)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			rep, _, _, err := scoreStored(ctx, st, opts, so, false, quiet)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pages, err := pagecheck.Check2024(dir, rep, track)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ok, checked := pagecheck.Report(t, pages, nil)
+			if checked == 0 {
+				t.Fatalf("no published page of %s", track)
+			}
+			t.Logf("%s: %d of %d published pages reproduced", track, ok, checked)
+		})
 	}
 }
 

@@ -3,11 +3,8 @@ package score_test
 import (
 	"compress/gzip"
 	"encoding/json"
-	"fmt"
-	"html"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -16,6 +13,7 @@ import (
 
 	"github.com/smtarena/smtarena/internal/benchmark"
 	"github.com/smtarena/smtarena/internal/score"
+	"github.com/smtarena/smtarena/internal/score/pagecheck"
 	"github.com/smtarena/smtarena/internal/testenv"
 )
 
@@ -198,216 +196,6 @@ func score2024(t *testing.T, root string, track benchmark.Track, file string) *s
 	return rep
 }
 
-// hugo prints a number as the website does: the tool rounds times to 6
-// digits (float_6dig), Hugo prints the JSON number as Go's %g would with
-// the shortest representation (2.0040419e+07, 30476.606885).
-func hugo(x float64) string {
-	r, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'f', 6, 64), 64)
-	return strconv.FormatFloat(r, 'g', -1, 64)
-}
-
-var (
-	reTag      = regexp.MustCompile(`<[^>]*>`)
-	reBench    = regexp.MustCompile(`<b>Benchmarks</b>: (\d+)`)
-	reLimits   = regexp.MustCompile(`<b>Time Limit:</b> (\d+) seconds<br><b>Memory Limit:</b> (\d+) GB`)
-	reLogic    = regexp.MustCompile(`<li><a href=[^>]*>([^<]+)</a> : (\d+) benchmarks</li>`)
-	reWinners  = regexp.MustCompile(`(?s)<h3>Winners</h3><table><thead><tr>(.*?)</tr></thead><tr>(.*?)</tr></table>`)
-	reCell     = regexp.MustCompile(`(?s)<t[hd][^>]*>(.*?)</t[hd]>`)
-	reTable    = regexp.MustCompile(`(?s)<table id=(\w+) class="result sorted">(.*?)</table>`)
-	reRow      = regexp.MustCompile(`(?s)<tr>(.*?)</tr>`)
-	reSumDiv   = regexp.MustCompile(`(?s)<h3><a href=[^>]*>([^<]+)</a></h3><table>(.*?)</table>`)
-	reSection  = regexp.MustCompile(`(?s)<section>(.*)</section>`)
-	kindOfHead = map[string]score.Kind{"Sequential Performance": score.Sequential, "Parallel Performance": score.Parallel,
-		"SAT Performance (parallel)": score.Sat, "UNSAT Performance (parallel)": score.Unsat, "24 seconds Performance (parallel)": score.TwentyFour,
-		"SAT Performance": score.Sat, "UNSAT Performance": score.Unsat, "24 seconds Performance": score.TwentyFour}
-	kindOfID = map[string]score.Kind{"sequential": score.Sequential, "parallel": score.Parallel, "sat": score.Sat, "unsat": score.Unsat, "twentyfour": score.TwentyFour}
-)
-
-func cells(s string) []string {
-	var out []string
-	for _, m := range reCell.FindAllStringSubmatch(s, -1) {
-		out = append(out, strings.TrimSpace(html.UnescapeString(reTag.ReplaceAllString(m[1], ""))))
-	}
-	return out
-}
-
-// pageDiffs compares a division or logic page with our division.
-func divisionDiffs(page string, rep *score.Report, d *score.Division) []string {
-	var diffs []string
-	diff := func(field, got, want string) {
-		if got != want {
-			diffs = append(diffs, fmt.Sprintf("%s: page %q, ours %q", field, want, got))
-		}
-	}
-	m := reBench.FindStringSubmatch(page)
-	if m == nil {
-		return []string{"no benchmark count on the page"}
-	}
-	diff("benchmarks", strconv.Itoa(d.Benchmarks), m[1])
-	if m := reLimits.FindStringSubmatch(page); m == nil {
-		diffs = append(diffs, "no limits on the page")
-	} else {
-		diff("time limit", strconv.Itoa(int(rep.TimeLimit)), m[1])
-		diff("memory limit", strconv.Itoa(rep.MemLimit), m[2])
-	}
-	var logics []string
-	for _, m := range reLogic.FindAllStringSubmatch(page, -1) {
-		logics = append(logics, m[1]+":"+m[2])
-	}
-	var ours []string
-	if len(d.PerLogic) > 0 {
-		for _, l := range d.Logics {
-			ours = append(ours, l.Logic+":"+strconv.Itoa(l.Benchmarks))
-		}
-	}
-	diff("logics", strings.Join(ours, " "), strings.Join(logics, " "))
-	w := reWinners.FindStringSubmatch(page)
-	if w == nil {
-		return append(diffs, "no winners table")
-	}
-	heads, wins := cells(w[1]), cells(w[2])
-	for i, h := range heads {
-		k, ok := kindOfHead[h]
-		if !ok || i >= len(wins) {
-			diffs = append(diffs, "winners: column "+h)
-			continue
-		}
-		got := "-"
-		if r := d.Ranking(k); r != nil && r.Winner != "" {
-			got = r.Winner
-		}
-		diff("winner "+string(k), got, wins[i])
-	}
-	for _, t := range reTable.FindAllStringSubmatch(page, -1) {
-		k := kindOfID[t[1]]
-		r := d.Ranking(k)
-		var es []score.Entry
-		if r != nil {
-			es = r.Entries
-		}
-		rows := reRow.FindAllStringSubmatch(t[2], -1)[1:]
-		if len(rows) != len(es) {
-			diff(string(k)+" solvers", strconv.Itoa(len(es)), strconv.Itoa(len(rows)))
-		}
-		for i := 0; i < len(rows) && i < len(es); i++ {
-			c := cells(rows[i][1])
-			e := es[i]
-			got := []string{e.Solver, hugo(e.Error), hugo(e.Correct), hugo(e.CPU), hugo(e.Wall), strconv.Itoa(e.Solved), strconv.Itoa(e.SolvedSat),
-				strconv.Itoa(e.SolvedUnsat), strconv.Itoa(e.Unsolved), strconv.Itoa(e.Abstained), strconv.Itoa(e.Timeout), strconv.Itoa(e.Memout)}
-			names := []string{"solver", "error", "correct", "CPU", "wall", "solved", "solved sat", "solved unsat", "unsolved", "abstained", "timeout", "memout"}
-			for j := range names {
-				if j < len(c) {
-					diff(fmt.Sprintf("%s #%d %s", k, i+1, names[j]), got[j], c[j])
-				}
-			}
-		}
-	}
-	return diffs
-}
-
-// summaryDiffs compares the track's summary page: per division and score
-// the winner and the ranking's names.
-func summaryDiffs(page string, rep *score.Report) []string {
-	var diffs []string
-	byName := map[string]*score.Division{}
-	for i := range rep.Divisions {
-		byName[rep.Divisions[i].Name] = &rep.Divisions[i]
-	}
-	var seen []string
-	for _, m := range reSumDiv.FindAllStringSubmatch(page, -1) {
-		seen = append(seen, m[1])
-		d := byName[m[1]]
-		if d == nil {
-			diffs = append(diffs, "division "+m[1]+": not ours")
-			continue
-		}
-		for _, row := range reRow.FindAllStringSubmatch(m[2], -1) {
-			c := cells(row[1])
-			if len(c) != 3 {
-				continue
-			}
-			k, ok := kindOfHead[c[0]]
-			if !ok {
-				continue
-			}
-			win, names := "-", []string{}
-			if r := d.Ranking(k); r != nil {
-				if r.Winner != "" {
-					win = r.Winner
-				}
-				for _, e := range r.Entries {
-					names = append(names, e.Solver)
-				}
-			}
-			if win != c[1] || strings.Join(names, ", ") != c[2] {
-				diffs = append(diffs, fmt.Sprintf("%s %s: page %q %q, ours %q %q", m[1], k, c[1], c[2], win, strings.Join(names, ", ")))
-			}
-		}
-	}
-	var ours []string
-	for _, d := range rep.Divisions {
-		ours = append(ours, d.Name)
-	}
-	if strings.Join(ours, " ") != strings.Join(seen, " ") {
-		diffs = append(diffs, fmt.Sprintf("divisions: page %v, ours %v", seen, ours))
-	}
-	return diffs
-}
-
-// recognitionDiffs compares the biggest lead or largest contribution page.
-func recognitionDiffs(page string, rep *score.Report, lead bool) (diffs []string, zeros int) {
-	w := reWinners.FindStringSubmatch(page)
-	if w == nil {
-		return []string{"no winners table"}, 0
-	}
-	lines := func(k score.Kind) [][4]string {
-		var out [][4]string
-		if lead {
-			for _, l := range rep.BiggestLead[k] {
-				out = append(out, [4]string{l.Division, l.First, hugo(l.Correctness), hugo(l.Time)})
-			}
-		} else {
-			for _, c := range rep.LargestContribution[k] {
-				out = append(out, [4]string{c.Division, c.Solver, hugo(c.Correctness), hugo(c.Time)})
-			}
-		}
-		return out
-	}
-	heads, wins := cells(w[1]), cells(w[2])
-	for i, h := range heads {
-		k := kindOfHead[h]
-		got := "-"
-		if ls := lines(k); len(ls) > 0 && !(k == score.Sequential && (rep.Track == benchmark.Cloud || rep.Track == benchmark.Parallel)) {
-			got = ls[0][1]
-		}
-		if i < len(wins) && got != wins[i] {
-			diffs = append(diffs, fmt.Sprintf("winner %s: page %q, ours %q", k, wins[i], got))
-		}
-	}
-	for _, t := range reTable.FindAllStringSubmatch(page, -1) {
-		k := kindOfID[t[1]]
-		ours := lines(k)
-		rows := reRow.FindAllStringSubmatch(t[2], -1)[1:]
-		if len(rows) != len(ours) {
-			diffs = append(diffs, fmt.Sprintf("%s: page %d lines, ours %d", k, len(rows), len(ours)))
-		}
-		for i := 0; i < len(rows) && i < len(ours); i++ {
-			c := cells(rows[i][1])
-			if len(c) == 4 && c[3] == "-0" && ours[i][3] == "0" {
-				// A time score of a solver that adds nothing: 1 - v/v,
-				// whose sign is that of the last bit of two sums of the
-				// same times in polars' (unspecified) group order.
-				zeros++
-				c[3] = "0"
-			}
-			if len(c) != 4 || [4]string{c[0], c[1], c[2], c[3]} != ours[i] {
-				diffs = append(diffs, fmt.Sprintf("%s line %d: page %v, ours %v", k, i+1, c, ours[i]))
-			}
-		}
-	}
-	return diffs, zeros
-}
-
 // known2024 are the published pages that our computation does not
 // reproduce, each explained in docs/scoring.md ("2024 and later").
 var known2024 = map[string]string{}
@@ -440,71 +228,11 @@ func TestReproduce2024(t *testing.T) {
 	for _, tc := range tracks2024 {
 		t.Run(tc.suffix, func(t *testing.T) {
 			rep := score2024(t, root, tc.track, tc.file)
-			byName := map[string]*score.Division{}
-			for i := range rep.Divisions {
-				d := &rep.Divisions[i]
-				byName[strings.ToLower(d.Name)] = d
-				for j := range d.PerLogic {
-					byName[strings.ToLower(d.PerLogic[j].Name)] = &d.PerLogic[j]
-				}
+			pages, err := pagecheck.Check2024(root, rep, tc.suffix)
+			if err != nil {
+				t.Fatal(err)
 			}
-			var names []string
-			for _, d := range dirs {
-				if d.IsDir() && strings.HasSuffix(d.Name(), "-"+tc.suffix) {
-					names = append(names, d.Name())
-				}
-			}
-			sort.Strings(names)
-			ok, checked := 0, 0
-			for _, name := range names {
-				raw, err := os.ReadFile(filepath.Join(root, "pages", name, "index.html"))
-				if err != nil {
-					t.Fatal(err)
-				}
-				m := reSection.FindSubmatch(raw)
-				if m == nil {
-					t.Errorf("%s: no section", name)
-					continue
-				}
-				page := string(m[1])
-				base := strings.TrimSuffix(name, "-"+tc.suffix)
-				var diffs []string
-				zeros := 0
-				switch base {
-				case "results":
-					diffs = summaryDiffs(page, rep)
-				case "biggest-lead":
-					diffs, zeros = recognitionDiffs(page, rep, true)
-				case "largest-contribution":
-					diffs, zeros = recognitionDiffs(page, rep, false)
-				default:
-					d := byName[base]
-					if d == nil {
-						diffs = []string{"no such division or logic in our computation"}
-					} else {
-						diffs = divisionDiffs(page, rep, d)
-					}
-				}
-				checked++
-				if zeros > 0 {
-					t.Logf("%s: %d time scores printed -0 where ours are 0 (the sign of a rounding error of polars' summation order; docs/scoring.md)", name, zeros)
-				}
-				if len(diffs) == 0 {
-					ok++
-					if why, known := known2024[name]; known {
-						t.Errorf("%s: reproduced, but listed as a known difference (%s)", name, why)
-					}
-					continue
-				}
-				if why, known := known2024[name]; known {
-					t.Logf("%s: known difference (%s): %s", name, why, strings.Join(diffs, "; "))
-					continue
-				}
-				if len(diffs) > 8 {
-					diffs = append(diffs[:8], fmt.Sprintf("... %d more", len(diffs)-8))
-				}
-				t.Errorf("%s: %s", name, strings.Join(diffs, "; "))
-			}
+			ok, checked := pagecheck.Report(t, pages, known2024)
 			t.Logf("%s: %d of %d published pages reproduced", tc.suffix, ok, checked)
 		})
 	}
@@ -546,22 +274,22 @@ func TestWebPages2024(t *testing.T) {
 				continue
 			}
 			page := string(raw)
-			if m := reBench.FindStringSubmatch(page); m == nil || m[1] != strconv.Itoa(rec.NBenchmarks) {
+			if m := pagecheck.BenchRE.FindStringSubmatch(page); m == nil || m[1] != strconv.Itoa(rec.NBenchmarks) {
 				t.Errorf("%s: n_benchmarks %d, page %v", p.Name, rec.NBenchmarks, m)
 			}
-			for _, tb := range reTable.FindAllStringSubmatch(page, -1) {
+			for _, tb := range pagecheck.TableRE.FindAllStringSubmatch(page, -1) {
 				if tb[1] != "parallel" {
 					continue
 				}
-				rows := reRow.FindAllStringSubmatch(tb[2], -1)[1:]
+				rows := pagecheck.RowRE.FindAllStringSubmatch(tb[2], -1)[1:]
 				if len(rows) != len(rec.Parallel) {
 					t.Errorf("%s: %d parallel steps, page %d", p.Name, len(rec.Parallel), len(rows))
 					continue
 				}
 				for i, r := range rows {
-					c := cells(r[1])
+					c := pagecheck.Cells(r[1])
 					st := rec.Parallel[i]
-					if got := []string{st.Name, hugo(st.CorrectScore), hugo(st.WallScore), strconv.Itoa(st.Unsolved)}; got[0] != c[0] || got[1] != c[2] || got[2] != c[4] || got[3] != c[8] {
+					if got := []string{st.Name, pagecheck.Hugo(st.CorrectScore), pagecheck.Hugo(st.WallScore), strconv.Itoa(st.Unsolved)}; got[0] != c[0] || got[1] != c[2] || got[2] != c[4] || got[3] != c[8] {
 						t.Errorf("%s: step %d %v, page %v", p.Name, i+1, got, c)
 					}
 				}
