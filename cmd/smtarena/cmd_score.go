@@ -48,7 +48,7 @@ type ScoreOptions struct {
 func newScoreCmd(io streams) *cobra.Command {
 	opts := ScoreOptions{Track: string(benchmark.SingleQuery), Format: "table"}
 	cmd := &cobra.Command{
-		Use:   "score --rules YEAR [--track T] [--year Y] [--division D] [--compat official] [--format table|csv|json|yaml|web-json]",
+		Use:   "score --rules YEAR [--track T|all] [--year Y] [--division D] [--compat official] [--format table|csv|json|yaml|web-json]",
 		Short: "Score results from the store by a year's rules: division scores, rankings, recognitions",
 		Long: `Score the results in the store (written by runs, or imported with smtarena
 import) by the scoring rules of a year: 2006 (+1/-8), 2014 (⟨e, n, m⟩), 2018
@@ -83,13 +83,24 @@ From 2024 on, --compat official is the smtcomp tool's computation: give its
 defs.py (--defs) and the entrants' submissions (--submissions) for the
 division table and the logics each solver entered, and import the
 benchmark list (smtarena import benchmarks-json benchmarks-2024.json.gz) for
-the statuses and the unsat-core track's assertion counts.`,
+the statuses and the unsat-core track's assertion counts.
+
+--track all scores every track of the year that has results in the store, in
+one process, several tracks at a time: each as --track T would, with --out DIR
+its pages in DIR/T; to stdout the tracks follow one another in a fixed order
+(single-query, incremental, unsat-core, model-validation, proof, parallel,
+cloud), each headed by a line "# track: T" (json and web-json: one object, each
+track's output under its name). Tracks without results of the year, or that
+the rules lack, are named on stderr and skipped; --division keeps that
+division in the tracks that have it.`,
 		Example: `  smtarena import ../shared/official-results/2019/results/Model_Validation_Track.csv.tar.xz
   smtarena score --rules 2019 --track model-validation --compat official \
       --solvers ../shared/official-results/2019/registration/solvers_divisions_final.csv
   smtarena score --rules 2022 --year 2019 --track incremental --format yaml --out pages \
       --check-sats ../shared/official-results/2019/prep/incremental_num_check_sat.csv.tar.xz
   smtarena score --rules 2024 --track unsat-core --compat official --format web-json --out pages \
+      --defs 2024/submissions/smtcomp/defs.py --submissions 2024/submissions/submissions
+  smtarena score --rules 2024 --track all --compat official --format web-json --out pages \
       --defs 2024/submissions/smtcomp/defs.py --submissions 2024/submissions/submissions`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -105,8 +116,8 @@ the statuses and the unsat-core track's assertion counts.`,
 	f.IntVar(&opts.Rules, "rules", 0, "rules year: "+score.RulesYears+" (required without --config)")
 	f.StringVar(&opts.Competition, "competition", "", "only the results of this competition (e.g. \"SMT-COMP 2019\")")
 	f.IntVar(&opts.Year, "year", 0, "the year of the results (default: the rules year)")
-	f.StringVar(&opts.Track, "track", opts.Track, "track: "+benchmark.TrackNames())
-	f.StringVar(&opts.Division, "division", "", "print only this division")
+	f.StringVar(&opts.Track, "track", opts.Track, "track: "+benchmark.TrackNames()+", or all (every track of the year with results)")
+	f.StringVar(&opts.Division, "division", "", "print only this division (with --track all: in the tracks that have it)")
 	f.StringVar(&opts.Compat, "compat", "", "official: compute as SMT-COMP's scoring script did")
 	f.StringVar(&opts.Format, "format", opts.Format, "table, csv, json, yaml or web-json")
 	f.StringVar(&opts.Solvers, "solvers", "", "registration table naming solvers by id and marking them competitive")
@@ -130,15 +141,18 @@ func runScore(ctx context.Context, opts ScoreOptions, io streams) error {
 	default:
 		return fmt.Errorf("unknown format %q (want table, csv, json, yaml or web-json)", opts.Format)
 	}
-	so, err := scoreOptions(&opts)
-	if err != nil {
-		return err
-	}
 	// A year's rows are all live while they are scored, and reading them
 	// leaves garbage behind: collecting at half again the live heap rather
 	// than twice it keeps the peak under 1 GB per million rows (issue 13),
 	// for about a tenth more CPU time.
 	defer debug.SetGCPercent(debug.SetGCPercent(50))
+	if opts.Track == allTracks {
+		return runScoreAll(ctx, opts, io)
+	}
+	so, err := scoreOptions(&opts)
+	if err != nil {
+		return err
+	}
 	st, err := openStoreToRead(ctx, opts.DB)
 	if err != nil {
 		return err
@@ -149,17 +163,32 @@ func runScore(ctx context.Context, opts ScoreOptions, io streams) error {
 		return err
 	}
 	if opts.Division != "" {
-		var keep []score.Division
-		for _, d := range rep.Divisions {
-			if d.Name == opts.Division {
-				keep = append(keep, d)
-			}
-		}
-		if keep == nil {
+		if !keepDivision(rep, opts.Division) {
 			return fmt.Errorf("no division %s in the %s results of %d", opts.Division, so.Track, so.Year)
 		}
-		rep.Divisions = keep
 	}
+	return writeScore(io, opts, rep)
+}
+
+// keepDivision keeps the division of that name alone in a report, and
+// says whether it has one.
+func keepDivision(rep *score.Report, name string) bool {
+	var keep []score.Division
+	for _, d := range rep.Divisions {
+		if d.Name == name {
+			keep = append(keep, d)
+		}
+	}
+	if keep == nil {
+		return false
+	}
+	rep.Divisions = keep
+	return true
+}
+
+// writeScore writes a track's report in the format asked for: to
+// opts.Out as page files (yaml, web-json), else to stdout.
+func writeScore(io streams, opts ScoreOptions, rep *score.Report) error {
 	date := opts.Date
 	if date == "" && rep.Compat == score.Official {
 		date = score.OfficialResultDate(rep.Year) // the date the tool wrote into that year's pages
@@ -178,17 +207,7 @@ func runScore(ctx context.Context, opts ScoreOptions, io streams) error {
 		if opts.Out == "" {
 			return score.WriteYAML(io.out, rep, date)
 		}
-		if err := os.MkdirAll(opts.Out, 0o755); err != nil {
-			return err
-		}
-		pages := score.Pages(rep, date)
-		for _, p := range pages {
-			if err := os.WriteFile(filepath.Join(opts.Out, p.Name), []byte(p.Text), 0o644); err != nil {
-				return err
-			}
-		}
-		fmt.Fprintf(io.out, "wrote %d pages to %s\n", len(pages), opts.Out)
-		return nil
+		return writePages(io, opts.Out, score.Pages(rep, date))
 	}
 	return score.WriteTable(io.out, rep)
 }
@@ -315,31 +334,9 @@ var errNoResults = errors.New("no results")
 // scoreOptions resolves the options (from the competition definition where
 // given) into the scoring's.
 func scoreOptions(opts *ScoreOptions) (score.Options, error) {
-	var reg score.Registry
-	if opts.Config != "" {
-		def, err := config.Load(opts.Config)
-		if err != nil {
-			return score.Options{}, err
-		}
-		if opts.DB == "" {
-			opts.DB = filepath.Join(def.Path(def.WorkDir), "smtarena.db")
-		}
-		if opts.Rules == 0 {
-			opts.Rules = def.Rules
-		}
-		if opts.Year == 0 {
-			opts.Year = def.Rules // compete records its results under the rules year
-		}
-		if opts.Competition == "" {
-			opts.Competition = def.Name
-		}
-		reg = score.Registry{}
-		for _, s := range def.Solvers {
-			reg[s.Name] = score.Solver{Name: s.Name, Competitive: s.IsCompetitive(), Team: s.Team}
-		}
-	}
-	if opts.Rules == 0 {
-		return score.Options{}, fmt.Errorf("give --rules YEAR (or --config)")
+	reg, err := applyScoreConfig(opts)
+	if err != nil {
+		return score.Options{}, err
 	}
 	if _, err := score.RuleSet(opts.Rules); err != nil {
 		return score.Options{}, err
@@ -401,9 +398,48 @@ func scoreOptions(opts *ScoreOptions) (score.Options, error) {
 	return so, nil
 }
 
+// applyScoreConfig fills in the options the competition definition
+// (--config) gives where they are not set, checks that the rules year is
+// known, and returns the definition's solvers (nil without --config).
+func applyScoreConfig(opts *ScoreOptions) (score.Registry, error) {
+	var reg score.Registry
+	if opts.Config != "" {
+		def, err := config.Load(opts.Config)
+		if err != nil {
+			return nil, err
+		}
+		if opts.DB == "" {
+			opts.DB = filepath.Join(def.Path(def.WorkDir), "smtarena.db")
+		}
+		if opts.Rules == 0 {
+			opts.Rules = def.Rules
+		}
+		if opts.Year == 0 {
+			opts.Year = def.Rules // compete records its results under the rules year
+		}
+		if opts.Competition == "" {
+			opts.Competition = def.Name
+		}
+		reg = score.Registry{}
+		for _, s := range def.Solvers {
+			reg[s.Name] = score.Solver{Name: s.Name, Competitive: s.IsCompetitive(), Team: s.Team}
+		}
+	}
+	if opts.Rules == 0 {
+		return nil, fmt.Errorf("give --rules YEAR (or --config)")
+	}
+	return reg, nil
+}
+
 // scoreStored scores the stored results of one track: the report, the
 // results scored and their rows (in the same order).
 func scoreStored(ctx context.Context, st store.Store, opts ScoreOptions, so score.Options, wantResults bool, io streams) (*score.Report, []store.Result, []score.Row, error) {
+	return scoreStoredWith(ctx, st, opts, so, wantResults, nil, io)
+}
+
+// scoreStoredWith is scoreStored with the inputs that do not depend on
+// the track read before (nil: read here).
+func scoreStoredWith(ctx context.Context, st store.Store, opts ScoreOptions, so score.Options, wantResults bool, in *scoreInputs, io streams) (*score.Report, []store.Result, []score.Row, error) {
 	track, year := so.Track, so.Year
 	// The stored results themselves are kept only when asked for (the
 	// site shows them) or needed (the unsat-core verdicts are read from
@@ -457,9 +493,12 @@ func scoreStored(ctx context.Context, st store.Store, opts ScoreOptions, so scor
 	if so.Divisions, err = scoreDivisions(io, opts.Divisions, year, track, logics); err != nil {
 		return nil, nil, nil, err
 	}
-	if so.Exclude, err = readExclusions(opts.Exclude); err != nil {
-		return nil, nil, nil, err
+	if in == nil {
+		if in, err = readScoreInputs(opts, so); err != nil {
+			return nil, nil, nil, err
+		}
 	}
+	so.Exclude = in.exclude
 	if so.Experimental, err = readExperimental(opts.Experimental, track); err != nil {
 		return nil, nil, nil, err
 	}
@@ -468,7 +507,7 @@ func scoreStored(ctx context.Context, st store.Store, opts ScoreOptions, so scor
 		so.Experimental = score.OfficialExperimental(year, track)
 	}
 	if so.Compat == score.Official && year >= 2024 {
-		if err := setup2024(ctx, st, opts, track, year, &so); err != nil {
+		if err := setup2024(ctx, st, opts, in, track, year, &so); err != nil {
 			return nil, nil, nil, err
 		}
 	}

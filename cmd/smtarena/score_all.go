@@ -1,0 +1,211 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/smtarena/smtarena/internal/benchmark"
+	"github.com/smtarena/smtarena/internal/score"
+	"github.com/smtarena/smtarena/internal/store"
+)
+
+// allTracks is the --track value that scores every track of the year.
+const allTracks = "all"
+
+// trackScore is what scoring one track of --track all gave: its output and
+// messages, printed once every track is done, in the order of the tracks.
+type trackScore struct {
+	track    benchmark.Track
+	results  int // stored results of the year
+	out, err bytes.Buffer
+	fail     error
+}
+
+// runScoreAll is `smtarena score --track all`: every track of the year
+// with results in the store, scored as `--track T` scores it, in one
+// process: the store is opened once, the inputs that do not depend on the
+// track (--exclude, --defs, --submissions) are read once, and the tracks
+// are scored at once (as many at a time as GOMAXPROCS). With --out DIR a
+// track's pages go into DIR/TRACK; to stdout the tracks come one after
+// another in the order of benchmark.Tracks, each headed by its name.
+func runScoreAll(ctx context.Context, opts ScoreOptions, io streams) error {
+	if _, err := applyScoreConfig(&opts); err != nil {
+		return err
+	}
+	if _, err := score.RuleSet(opts.Rules); err != nil {
+		return err
+	}
+	year := opts.Year
+	if year == 0 {
+		year = opts.Rules
+	}
+	st, err := openStoreToRead(ctx, opts.DB)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	// The tracks with results of the year; those of other tracks, and
+	// those the rules lack, are named and skipped.
+	var tracks []*trackScore
+	var none, unruled []string
+	for _, t := range benchmark.Tracks {
+		n, err := st.CountResults(ctx, store.ResultFilter{Year: year, Track: string(t)})
+		if err != nil {
+			return err
+		}
+		switch {
+		case n == 0:
+			none = append(none, string(t))
+		case score.CheckTrack(opts.Rules, t) != nil:
+			unruled = append(unruled, string(t))
+		default:
+			tracks = append(tracks, &trackScore{track: t, results: n})
+		}
+	}
+	if len(none) > 0 {
+		fmt.Fprintf(io.err, "smtarena: no results of %d in the %s: skipped\n", year, namedTracks(none))
+	}
+	if len(unruled) > 0 {
+		fmt.Fprintf(io.err, "smtarena: the %d rules have no %s: their results are skipped\n", opts.Rules, namedTracks(unruled))
+	}
+	if len(tracks) == 0 {
+		return fmt.Errorf("%w: no results of %d in %s to score by the %d rules (import some with smtarena import, or give --year)", errNoResults, year, opts.DB, opts.Rules)
+	}
+	// The options of each track (the first error of these ends it all:
+	// they are the user's flags, not the data).
+	sos := make([]score.Options, len(tracks))
+	for i, ts := range tracks {
+		to := opts
+		to.Track = string(ts.track)
+		if sos[i], err = scoreOptions(&to); err != nil {
+			return fmt.Errorf("%s track: %w", ts.track, err)
+		}
+	}
+	in, err := readScoreInputs(opts, sos[0])
+	if err != nil {
+		return err
+	}
+	// The biggest tracks start first: the others fit beside them.
+	order := slices.Clone(tracks)
+	slices.SortStableFunc(order, func(a, b *trackScore) int { return b.results - a.results })
+	at := map[*trackScore]int{}
+	for i, ts := range tracks {
+		at[ts] = i
+	}
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, max(runtime.GOMAXPROCS(0), 1))
+	for _, ts := range order {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			to := opts
+			to.Track = string(ts.track)
+			if to.Out != "" {
+				to.Out = filepath.Join(opts.Out, string(ts.track))
+			}
+			ts.fail = scoreTrack(ctx, st, to, sos[at[ts]], in, streams{io.in, &ts.out, &ts.err})
+		}()
+	}
+	wg.Wait()
+	return printTracks(io, opts, tracks)
+}
+
+// scoreTrack scores one track of --track all and writes its output. A
+// track without the division asked for (--division) is skipped.
+func scoreTrack(ctx context.Context, st store.Store, opts ScoreOptions, so score.Options, in *scoreInputs, io streams) error {
+	rep, _, _, err := scoreStoredWith(ctx, st, opts, so, false, in, io)
+	if err != nil {
+		return err
+	}
+	if opts.Division != "" && !keepDivision(rep, opts.Division) {
+		return errNoDivision
+	}
+	return writeScore(io, opts, rep)
+}
+
+// errNoDivision says a track of --track all has no division --division.
+var errNoDivision = errors.New("no such division")
+
+// printTracks prints the output of the tracks scored, in their order:
+// their messages to stderr, each after the name of its track; to stdout,
+// the lines that say where pages went, or the tracks' scores, each headed
+// by its name (table, csv, yaml: a line "# track: T"; json and web-json:
+// one object, the track's output under its name). It returns the errors
+// of the tracks that failed, each named.
+func printTracks(io streams, opts ScoreOptions, tracks []*trackScore) error {
+	var errs []error
+	var noDiv []string
+	for _, ts := range tracks {
+		for _, l := range strings.SplitAfter(ts.err.String(), "\n") {
+			if l == "" {
+				continue
+			}
+			if rest, ok := strings.CutPrefix(l, "smtarena: "); ok {
+				l = "smtarena: " + string(ts.track) + " track: " + rest
+			}
+			fmt.Fprint(io.err, l)
+		}
+		switch {
+		case errors.Is(ts.fail, errNoDivision):
+			noDiv = append(noDiv, string(ts.track))
+		case ts.fail != nil:
+			errs = append(errs, fmt.Errorf("%s track: %w", ts.track, ts.fail))
+		}
+	}
+	if len(noDiv) > 0 {
+		fmt.Fprintf(io.err, "smtarena: no division %s in the %s: skipped\n", opts.Division, namedTracks(noDiv))
+	}
+	if len(noDiv) == len(tracks) {
+		return fmt.Errorf("no division %s in the results of any track", opts.Division)
+	}
+	asObject := opts.Out == "" && (opts.Format == "json" || opts.Format == "web-json")
+	first := true
+	for _, ts := range tracks {
+		if ts.fail != nil {
+			continue
+		}
+		switch {
+		case opts.Out != "" && (opts.Format == "yaml" || opts.Format == "web-json"):
+			// "wrote N pages to DIR/TRACK"
+		case asObject:
+			sep := ",\n"
+			if first {
+				sep = "{\n"
+			}
+			fmt.Fprintf(io.out, "%s%q: ", sep, ts.track)
+		default:
+			if !first {
+				fmt.Fprintln(io.out)
+			}
+			fmt.Fprintf(io.out, "# track: %s\n", ts.track)
+		}
+		if _, err := io.out.Write(ts.out.Bytes()); err != nil {
+			return err
+		}
+		first = false
+	}
+	if asObject && !first {
+		fmt.Fprintln(io.out, "}")
+	}
+	return errors.Join(errs...)
+}
+
+// namedTracks names tracks in a sentence: "the cloud track", "the cloud and
+// parallel tracks", "the proof, cloud and parallel tracks".
+func namedTracks(names []string) string {
+	switch len(names) {
+	case 1:
+		return names[0] + " track"
+	case 2:
+		return names[0] + " and " + names[1] + " tracks"
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1] + " tracks"
+}
