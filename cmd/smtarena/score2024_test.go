@@ -147,8 +147,8 @@ func TestReproduce2024CLI(t *testing.T) {
 // biggest lead, largest contribution, summary, written as web-json files).
 // It prints the time, CPU time and peak memory of each phase, two ways:
 //   - the whole job, as a user runs it: one `smtarena import` of the five
-//     files (the list is read beside the results), then `score` of each
-//     track; per million rows read (688,102);
+//     files (the list is read beside the results), then one `score
+//     --track all`; per million rows read (688,102);
 //   - the results alone, the list imported before into another store (not
 //     timed): importing the results and scoring them, per million result
 //     rows.
@@ -185,16 +185,10 @@ func BenchmarkImportScore2024(b *testing.B) {
 		p.cpu += testenv.CPUTime() - c
 		p.peak = max(p.peak, peakRSS())
 	}
-	score := func(db, out string) error {
-		for _, track := range []string{"incremental", "unsat-core", "cloud", "parallel"} {
-			err := runScore(ctx, ScoreOptions{DB: db, Rules: 2024, Year: 2024, Track: track, Compat: "official", Format: "web-json",
-				Out: filepath.Join(out, track), Date: "2024-07-08", Defs: filepath.Join(dir, "submissions/smtcomp/defs.py"),
-				Submissions: filepath.Join(dir, "submissions/submissions")}, quiet)
-			if err != nil {
-				return err
-			}
-		}
-		return nil
+	score := func(db, out string) error { // every track in one command: smtarena score --track all
+		return runScore(ctx, ScoreOptions{DB: db, Rules: 2024, Year: 2024, Track: allTracks, Compat: "official", Format: "web-json",
+			Out: out, Date: "2024-07-08", Defs: filepath.Join(dir, "submissions/smtcomp/defs.py"),
+			Submissions: filepath.Join(dir, "submissions/submissions")}, quiet)
 	}
 	for range b.N {
 		tmp := b.TempDir()
@@ -278,7 +272,7 @@ var score2024DB struct {
 // BenchmarkScore2024 is the scoring phase of BenchmarkImportScore2024
 // alone: the four tracks scored with every page from a store imported
 // once, so that a profile (-cpuprofile) shows the scoring's costs; it
-// prints the time and CPU time of the four runScore calls.
+// prints the time and CPU time of `score --track all`.
 func BenchmarkScore2024(b *testing.B) {
 	dir := testenv.Shared(b, "official-results/2024")
 	ctx := context.Background()
@@ -309,14 +303,11 @@ func BenchmarkScore2024(b *testing.B) {
 	for range b.N {
 		// New pages each time, as in BenchmarkImportScore2024 (ext4
 		// flushes a file truncated and written again when it is closed).
-		out := b.TempDir()
-		for _, track := range []string{"incremental", "unsat-core", "cloud", "parallel"} {
-			err := runScore(ctx, ScoreOptions{DB: score2024DB.path, Rules: 2024, Year: 2024, Track: track, Compat: "official", Format: "web-json",
-				Out: filepath.Join(out, track), Date: "2024-07-08", Defs: filepath.Join(dir, "submissions/smtcomp/defs.py"),
-				Submissions: filepath.Join(dir, "submissions/submissions")}, quiet)
-			if err != nil {
-				b.Fatal(err)
-			}
+		err := runScore(ctx, ScoreOptions{DB: score2024DB.path, Rules: 2024, Year: 2024, Track: allTracks, Compat: "official", Format: "web-json",
+			Out: b.TempDir(), Date: "2024-07-08", Defs: filepath.Join(dir, "submissions/smtcomp/defs.py"),
+			Submissions: filepath.Join(dir, "submissions/submissions")}, quiet)
+		if err != nil {
+			b.Fatal(err)
 		}
 	}
 	n := time.Duration(b.N)
