@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -48,9 +49,36 @@ func (s *sqlStore) BenchFacts(ctx context.Context, paths []string) ([]BenchFact,
 		q = `SELECT json_agg(json_build_array(j.i - 1, b.status, b.asserts, b.check_sats))::text
 			FROM json_array_elements_text($1::json) WITH ORDINALITY AS j(p, i) JOIN benchmarks AS b ON b.path = j.p`
 	}
+	// The paths are looked up in the order of the path index (SQLite's:
+	// bytewise), each once: the index's and the table's pages are then
+	// read one after another. A year's results mostly come sorted by
+	// benchmark: then nothing is sorted.
+	lookup, order := paths, []int32(nil) // order: the places of lookup[i] in paths are order[first[i]:first[i+1]]
+	var first []int32
+	if !slices.IsSorted(paths) || hasRepeats(paths) {
+		order = make([]int32, len(paths))
+		for i := range order {
+			order[i] = int32(i)
+		}
+		slices.SortFunc(order, func(a, b int32) int {
+			if c := strings.Compare(paths[a], paths[b]); c != 0 {
+				return c
+			}
+			return int(a - b)
+		})
+		lookup = make([]string, 0, len(paths))
+		for i, at := range order {
+			if i == 0 || paths[at] != lookup[len(lookup)-1] {
+				lookup = append(lookup, paths[at])
+				first = append(first, int32(i))
+			}
+		}
+		first = append(first, int32(len(order)))
+	}
 	var buf []byte
-	for at := 0; at < len(paths); at += benchFactsChunk {
-		chunk := paths[at:min(at+benchFactsChunk, len(paths))]
+	var found []BenchFact // a chunk's facts where they are scattered from
+	for at := 0; at < len(lookup); at += benchFactsChunk {
+		chunk := lookup[at:min(at+benchFactsChunk, len(lookup))]
 		n := 2
 		for _, p := range chunk {
 			n += len(p) + 3
@@ -63,11 +91,36 @@ func (s *sqlStore) BenchFacts(ctx context.Context, paths []string) ([]BenchFact,
 		if err := s.db.QueryRowContext(ctx, q, string(buf)).Scan(&facts); err != nil {
 			return nil, fmt.Errorf("store: benchmark facts: %w", err)
 		}
-		if err := readBenchFacts(facts.String, out[at:at+len(chunk)]); err != nil {
+		dst := out[at : at+len(chunk)]
+		if order != nil {
+			if found == nil {
+				found = make([]BenchFact, min(benchFactsChunk, len(lookup)))
+			}
+			dst = found[:len(chunk)]
+			clear(dst)
+		}
+		if err := readBenchFacts(facts.String, dst); err != nil {
 			return nil, fmt.Errorf("store: benchmark facts: %w", err)
+		}
+		if order != nil {
+			for k, f := range dst {
+				for _, i := range order[first[at+k]:first[at+k+1]] {
+					out[i] = f
+				}
+			}
 		}
 	}
 	return out, nil
+}
+
+// hasRepeats says whether sorted paths name one twice.
+func hasRepeats(sorted []string) bool {
+	for i := 1; i < len(sorted); i++ {
+		if sorted[i] == sorted[i-1] {
+			return true
+		}
+	}
+	return false
 }
 
 // appendJSONStrings appends a JSON array of strings.
