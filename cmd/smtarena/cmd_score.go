@@ -230,7 +230,16 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 	// looked up again.
 	var paths []string
 	bench := make([]int32, 0, n)
-	needIndex := false
+	// Whether the rows need facts of their benchmarks, and where they
+	// lack them (a row without a status, an incremental benchmark without
+	// a check-sat count, an unsat-core benchmark without its assertions):
+	// what the rows need of their benchmarks (not the whole records: a
+	// library, or the smtcomp tool's benchmark list, holds hundreds of
+	// thousands of them) is looked up while they are read.
+	wantFacts := need.Status || (track == benchmark.UnsatCore && need.Asserts) || (track == benchmark.Incremental && need.CheckSats)
+	needIndex := track == benchmark.Incremental && need.CheckSats && checkSats == ""
+	var lookup factLookup
+	defer lookup.wait()
 	var in interner
 	var rr score.RowReader
 	err = st.EachResult(ctx, f, func(r *store.Result) error {
@@ -266,28 +275,24 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 		if row.Expected == "" || (track == benchmark.UnsatCore && row.Reduction == 0 && row.CoreSize > 0) {
 			needIndex = true
 		}
+		if wantFacts && needIndex {
+			lookup.add(ctx, st, paths, false, n)
+		}
 		return nil
 	})
 	if err != nil || len(rows) == 0 {
 		return nil, nil, err
 	}
 	var checks map[string]int
-	if track == benchmark.Incremental && need.CheckSats {
-		if checkSats != "" {
-			var err error
-			if checks, err = official.ReadCheckSats(checkSats); err != nil {
-				return nil, nil, err
-			}
-		} else {
-			needIndex = true
+	if track == benchmark.Incremental && need.CheckSats && checkSats != "" {
+		if checks, err = official.ReadCheckSats(checkSats); err != nil {
+			return nil, nil, err
 		}
 	}
-	// What the rows need of their benchmarks (not the whole records: a
-	// library, or the smtcomp tool's benchmark list, holds hundreds of
-	// thousands of them).
 	var facts []store.BenchFact
-	if needIndex && (need.Status || (track == benchmark.UnsatCore && need.Asserts) || (track == benchmark.Incremental && need.CheckSats)) {
-		if facts, err = st.BenchFacts(ctx, paths); err != nil {
+	if wantFacts && needIndex {
+		lookup.add(ctx, st, paths, true, n)
+		if facts, err = lookup.wait(); err != nil {
 			return nil, nil, err
 		}
 	}
