@@ -228,7 +228,7 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 	// The rows' benchmarks, each row's place among them: a benchmark's
 	// results come one after the other, and one that comes again is
 	// looked up again.
-	var paths []string
+	paths := make([]string, 0, n) // as many as rows at most: not grown by copies (the part not used is not touched)
 	bench := make([]int32, 0, n)
 	// Whether the rows need facts of their benchmarks, and where they
 	// lack them (a row without a status, an incremental benchmark without
@@ -239,7 +239,7 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 	wantFacts := need.Status || (track == benchmark.UnsatCore && need.Asserts) || (track == benchmark.Incremental && need.CheckSats)
 	needIndex := track == benchmark.Incremental && need.CheckSats && checkSats == ""
 	var lookup factLookup
-	defer lookup.wait()
+	defer func() { _ = lookup.wait() }() // on an early return
 	var in interner
 	var rr score.RowReader
 	err = st.EachResult(ctx, f, func(r *store.Result) error {
@@ -289,10 +289,10 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 			return nil, nil, err
 		}
 	}
-	var facts []store.BenchFact
-	if wantFacts && needIndex {
+	looked := wantFacts && needIndex
+	if looked {
 		lookup.add(ctx, st, paths, true, n)
-		if facts, err = lookup.wait(); err != nil {
+		if err := lookup.wait(); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -300,8 +300,8 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 	for i := range rows {
 		r := &rows[i]
 		var b store.BenchFact
-		if facts != nil {
-			b = facts[bench[i]]
+		if looked {
+			b = lookup.factAt(int(bench[i])) // bench only grows
 		}
 		if r.Expected == "" && b.Indexed {
 			r.Expected = string(b.Status)

@@ -92,36 +92,37 @@ func runScoreAll(ctx context.Context, opts ScoreOptions, io streams) error {
 	if err != nil {
 		return err
 	}
-	// The biggest tracks start first: the others fit beside them.
-	order := slices.Clone(tracks)
-	slices.SortStableFunc(order, func(a, b *trackScore) int { return b.results - a.results })
+	// The tracks are scored at once as far as their rows fit (rowBudget),
+	// the biggest first; each writes its pages once scored, while the next
+	// ones are read and scored.
 	at := map[*trackScore]int{}
 	for i, ts := range tracks {
 		at[ts] = i
 	}
+	budget := newRowBudget(tracks, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, max(runtime.GOMAXPROCS(0), 1))
-	for _, ts := range order {
+	for ts := range budget.schedule() {
 		wg.Add(1)
-		sem <- struct{}{}
 		go func() {
-			defer func() { <-sem; wg.Done() }()
+			defer wg.Done()
 			to := opts
 			to.Track = string(ts.track)
 			if to.Out != "" {
 				to.Out = filepath.Join(opts.Out, string(ts.track))
 			}
-			ts.fail = scoreTrack(ctx, st, to, sos[at[ts]], in, streams{io.in, &ts.out, &ts.err})
+			ts.fail = scoreTrack(ctx, st, to, sos[at[ts]], in, func() { budget.release(ts) }, streams{io.in, &ts.out, &ts.err})
 		}()
 	}
 	wg.Wait()
 	return printTracks(io, opts, tracks)
 }
 
-// scoreTrack scores one track of --track all and writes its output. A
-// track without the division asked for (--division) is skipped.
-func scoreTrack(ctx context.Context, st store.Store, opts ScoreOptions, so score.Options, in *scoreInputs, io streams) error {
+// scoreTrack scores one track of --track all, calls scored (its rows are
+// no longer held), and writes its output. A track without the division
+// asked for (--division) is skipped.
+func scoreTrack(ctx context.Context, st store.Store, opts ScoreOptions, so score.Options, in *scoreInputs, scored func(), io streams) error {
 	rep, _, _, err := scoreStoredWith(ctx, st, opts, so, false, in, io)
+	scored()
 	if err != nil {
 		return err
 	}
@@ -129,6 +130,71 @@ func scoreTrack(ctx context.Context, st store.Store, opts ScoreOptions, so score
 		return errNoDivision
 	}
 	return writeScore(io, opts, rep)
+}
+
+// rowBudget says which tracks are scored at once. A track's rows are all
+// live from the reading of its results to the end of its scoring, so two
+// big tracks at once would take the memory of both: tracks start while the
+// results of those being scored, with theirs, are at most the largest
+// track's and a tenth (the small tracks fit beside the largest), and no
+// more than slots (GOMAXPROCS) at a time. The peak memory is then about
+// that of the largest track scored alone.
+type rowBudget struct {
+	mu            sync.Mutex
+	cond          sync.Cond
+	pending       []*trackScore // biggest first
+	limit, slots  int
+	used, running int
+}
+
+func newRowBudget(tracks []*trackScore, slots int) *rowBudget {
+	b := &rowBudget{pending: slices.Clone(tracks), slots: max(slots, 1)}
+	b.cond.L = &b.mu
+	slices.SortStableFunc(b.pending, func(x, y *trackScore) int { return y.results - x.results })
+	b.limit = b.pending[0].results + b.pending[0].results/10
+	return b
+}
+
+// schedule returns each track when it may start, until all have.
+func (b *rowBudget) schedule() func(yield func(*trackScore) bool) {
+	return func(yield func(*trackScore) bool) {
+		for {
+			b.mu.Lock()
+			i := -1
+			for len(b.pending) > 0 {
+				if i = slices.IndexFunc(b.pending, b.fits); i >= 0 {
+					break
+				}
+				b.cond.Wait()
+			}
+			if i < 0 {
+				b.mu.Unlock()
+				return
+			}
+			ts := b.pending[i]
+			b.pending = slices.Delete(b.pending, i, i+1)
+			b.used += ts.results
+			b.running++
+			b.mu.Unlock()
+			if !yield(ts) {
+				return
+			}
+		}
+	}
+}
+
+// fits says whether a track may start now (b.mu held).
+func (b *rowBudget) fits(ts *trackScore) bool {
+	return b.running == 0 || (b.running < b.slots && b.used+ts.results <= b.limit)
+}
+
+// release says a track's rows are no longer held.
+func (b *rowBudget) release(ts *trackScore) {
+	b.mu.Lock()
+	b.used -= ts.results
+	b.running--
+	b.cond.Broadcast()
+	b.mu.Unlock()
 }
 
 // errNoDivision says a track of --track all has no division --division.

@@ -15,9 +15,11 @@ const factChunk = 8192
 type factLookup struct {
 	todo  chan []string // chunks of paths, in order
 	done  chan struct{}
-	facts []store.BenchFact // of the paths sent, in order
+	facts [][]store.BenchFact // of the chunks sent, in order
 	err   error
 	sent  int // paths sent
+	// factAt's place: the chunk and the place of its first path
+	chunk, first int
 }
 
 // add sends the paths not sent yet once they are a chunk, or all of them
@@ -30,7 +32,6 @@ func (l *factLookup) add(ctx context.Context, st store.FactStore, paths []string
 		// Room for every chunk: the reader never waits for the lookups
 		// (a store with one connection may hold it while it reads).
 		l.todo, l.done = make(chan []string, maxPaths/factChunk+2), make(chan struct{})
-		l.facts = make([]store.BenchFact, 0, maxPaths)
 		go func() {
 			defer close(l.done)
 			for chunk := range l.todo {
@@ -42,7 +43,7 @@ func (l *factLookup) add(ctx context.Context, st store.FactStore, paths []string
 					l.err = err
 					continue
 				}
-				l.facts = append(l.facts, facts...)
+				l.facts = append(l.facts, facts)
 			}
 		}()
 	}
@@ -59,13 +60,26 @@ func (l *factLookup) add(ctx context.Context, st store.FactStore, paths []string
 	l.sent = len(paths)
 }
 
-// wait ends the lookups and returns the facts of the paths sent.
-func (l *factLookup) wait() ([]store.BenchFact, error) {
+// wait ends the lookups; then factAt gives the facts of the paths sent.
+func (l *factLookup) wait() error {
 	if l.todo == nil {
-		return nil, nil
+		return nil
 	}
 	close(l.todo)
 	<-l.done
 	l.todo = nil
-	return l.facts, l.err
+	return l.err
+}
+
+// factAt returns the facts of the i-th path sent; i never decreases from
+// one call to the next.
+func (l *factLookup) factAt(i int) store.BenchFact {
+	for l.chunk < len(l.facts) && i >= l.first+len(l.facts[l.chunk]) {
+		l.first += len(l.facts[l.chunk])
+		l.chunk++
+	}
+	if l.chunk == len(l.facts) || i < l.first {
+		return store.BenchFact{}
+	}
+	return l.facts[l.chunk][i-l.first]
 }
