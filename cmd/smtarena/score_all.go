@@ -188,8 +188,17 @@ func (b *rowBudget) fits(ts *trackScore) bool {
 	return b.running == 0 || (b.running < b.slots && b.used+ts.results <= b.limit)
 }
 
-// release says a track's rows are no longer held.
+// release says a track's rows are no longer held. Before a big track's
+// place goes to tracks waiting, its rows are collected: the next rows then
+// take their pages rather than fresh ones (each fresh page costs a fault,
+// and the peak grows).
 func (b *rowBudget) release(ts *trackScore) {
+	b.mu.Lock()
+	waiting := len(b.pending) > 0
+	b.mu.Unlock()
+	if waiting && ts.results > b.limit/4 {
+		runtime.GC()
+	}
 	b.mu.Lock()
 	b.used -= ts.results
 	b.running--
