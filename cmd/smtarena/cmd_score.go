@@ -230,16 +230,7 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 	// looked up again.
 	paths := make([]string, 0, n) // as many as rows at most: not grown by copies (the part not used is not touched)
 	bench := make([]int32, 0, n)
-	// Whether the rows need facts of their benchmarks, and where they
-	// lack them (a row without a status, an incremental benchmark without
-	// a check-sat count, an unsat-core benchmark without its assertions):
-	// what the rows need of their benchmarks (not the whole records: a
-	// library, or the smtcomp tool's benchmark list, holds hundreds of
-	// thousands of them) is looked up while they are read.
-	wantFacts := need.Status || (track == benchmark.UnsatCore && need.Asserts) || (track == benchmark.Incremental && need.CheckSats)
-	needIndex := track == benchmark.Incremental && need.CheckSats && checkSats == ""
-	var lookup factLookup
-	defer func() { _ = lookup.wait() }() // on an early return
+	needIndex := false
 	var in interner
 	var rr score.RowReader
 	err = st.EachResult(ctx, f, func(r *store.Result) error {
@@ -275,24 +266,28 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 		if row.Expected == "" || (track == benchmark.UnsatCore && row.Reduction == 0 && row.CoreSize > 0) {
 			needIndex = true
 		}
-		if wantFacts && needIndex {
-			lookup.add(ctx, st, paths, false, n)
-		}
 		return nil
 	})
 	if err != nil || len(rows) == 0 {
 		return nil, nil, err
 	}
 	var checks map[string]int
-	if track == benchmark.Incremental && need.CheckSats && checkSats != "" {
-		if checks, err = official.ReadCheckSats(checkSats); err != nil {
-			return nil, nil, err
+	if track == benchmark.Incremental && need.CheckSats {
+		if checkSats != "" {
+			var err error
+			if checks, err = official.ReadCheckSats(checkSats); err != nil {
+				return nil, nil, err
+			}
+		} else {
+			needIndex = true
 		}
 	}
-	looked := wantFacts && needIndex
-	if looked {
-		lookup.add(ctx, st, paths, true, n)
-		if err := lookup.wait(); err != nil {
+	// What the rows need of their benchmarks (not the whole records: a
+	// library, or the smtcomp tool's benchmark list, holds hundreds of
+	// thousands of them).
+	var facts []store.BenchFact
+	if needIndex && (need.Status || (track == benchmark.UnsatCore && need.Asserts) || (track == benchmark.Incremental && need.CheckSats)) {
+		if facts, err = st.BenchFacts(ctx, paths); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -300,8 +295,8 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 	for i := range rows {
 		r := &rows[i]
 		var b store.BenchFact
-		if looked {
-			b = lookup.factAt(int(bench[i])) // bench only grows
+		if facts != nil {
+			b = facts[bench[i]]
 		}
 		if r.Expected == "" && b.Indexed {
 			r.Expected = string(b.Status)
