@@ -85,3 +85,35 @@ func TestImportSMTCOMPJSON(t *testing.T) {
 		t.Error("an unknown format imported")
 	}
 }
+
+// TestImportDuplicates: a result a file gives again is named with the line
+// of the first, among the file's other problems in the order read, and not
+// added; imported again, the file's results are all there, and the repeat
+// is named again.
+func TestImportDuplicates(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "results-2024.json")
+	row := func(solver, name string) string {
+		return `{"track": "SingleQuery", "solver": "` + solver + `", "file": {"logic": "QF_UF", "family": ["f"], "name": "` + name +
+			`"}, "result": "sat", "cpu_time": 1, "wallclock_time": 1, "memory_usage": 0}`
+	}
+	rows := []string{row("z3", "a.smt2"), row("", "b.smt2"), row("z3", "a.smt2"), row("cvc5", "a.smt2"), row("z3", "a.smt2")}
+	os.WriteFile(p, []byte(`{"results": [`+strings.Join(rows, ",\n")+`]}`), 0o644)
+	st := openStore(t)
+	ctx := context.Background()
+	wantProblems := []string{":2: result 2: no solver", ":3: the same result as line 1", ":5: the same result as line 1"}
+	for round, want := range []struct{ added, skipped int }{{2, 0}, {0, 2}} {
+		s, err := Import(ctx, st, "smtcomp-json", p, Options{})
+		if err != nil || s.Rows != 5 || s.Added != want.added || s.Skipped != want.skipped || len(s.Problems) != len(wantProblems) {
+			t.Fatalf("import %d: %+v %v", round+1, s, err)
+		}
+		for i, w := range wantProblems {
+			if !strings.Contains(s.Problems[i].String(), w) {
+				t.Errorf("import %d, problem %d: %s, want %q", round+1, i, s.Problems[i], w)
+			}
+		}
+		if s.Rows != s.Added+s.Skipped+s.Unusable() {
+			t.Errorf("import %d: %d rows, %d added, %d skipped, %d unusable", round+1, s.Rows, s.Added, s.Skipped, s.Unusable())
+		}
+	}
+}

@@ -378,12 +378,17 @@ func newBlockAdder(ctx context.Context, s *sqlStore, tx *sql.Tx) *blockAdder {
 	return &blockAdder{s: s, ctx: ctx, tx: tx, hash: keyset.NewHasher(), keys: map[int]*keyset.Table{}, build: map[yearTrack]*blockBuilder{}}
 }
 
-// add adds results, returning how many were new.
-func (a *blockAdder) add(rs []Result) (int, error) {
+// add adds results, returning how many were new; the keys added are
+// recorded with the results' positions (at, see Bulk.AddResults), and dup
+// told of each result skipped.
+func (a *blockAdder) add(rs []Result, at []int64, dup func(i int, first int64)) (int, error) {
 	for i := range rs {
 		if rs[i].SourceKey == "" {
 			return 0, errors.New("a result needs a source key")
 		}
+	}
+	if at != nil && len(at) != len(rs) {
+		return 0, fmt.Errorf("%d positions for %d results", len(at), len(rs))
 	}
 	added := 0
 	for i := range rs {
@@ -392,7 +397,20 @@ func (a *blockAdder) add(rs []Result) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		if _, there := keys.Add(a.hash.Of(r.SourceKey), 0); there {
+		var pos int64
+		if at != nil {
+			pos = at[i]
+		}
+		h := a.hash.Of(r.SourceKey)
+		if first, there := keys.Add(h, int(pos)); there {
+			if first == 0 && pos != 0 {
+				// stored before: the first result to come again stands
+				// for it to those after it
+				keys.Set(h, int(pos))
+			}
+			if dup != nil {
+				dup(i, int64(first))
+			}
 			continue
 		}
 		yt := yearTrack{r.Year, r.Track}

@@ -568,7 +568,7 @@ func (s *sqlStore) AddResults(ctx context.Context, rs []Result) (int, error) {
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		a := newBlockAdder(ctx, s, tx)
 		var err error
-		if n, err = a.add(rs); err != nil {
+		if n, err = a.add(rs, nil, nil); err != nil {
 			return err
 		}
 		return a.flush()
@@ -672,7 +672,7 @@ func (b *sqlBulk) done() {
 	}
 }
 
-func (b *sqlBulk) AddResults(rs []Result) (int, error) {
+func (b *sqlBulk) AddResults(rs []Result, at []int64, dup func(i int, first int64)) (int, error) {
 	if len(rs) == 0 {
 		return 0, nil
 	}
@@ -682,7 +682,7 @@ func (b *sqlBulk) AddResults(rs []Result) (int, error) {
 		b.results = newBlockAdder(b.ctx, b.s, b.tx)
 		b.results.txMu = &b.mu
 	}
-	n, err := b.results.add(rs)
+	n, err := b.results.add(rs, at, dup)
 	if err != nil {
 		return 0, fmt.Errorf("store: add results: %w", err)
 	}

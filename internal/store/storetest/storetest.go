@@ -164,7 +164,7 @@ func Run(t *testing.T, newDSN func(t *testing.T) string) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if n, err := bulk.AddResults([]store.Result{r}); err != nil || n != 1 {
+			if n, err := bulk.AddResults([]store.Result{r}, nil, nil); err != nil || n != 1 {
 				t.Fatalf("bulk add: %d %v", n, err)
 			}
 			if err := bulk.UpsertBenchmarks([]store.Indexed{b}); err != nil {
@@ -227,7 +227,7 @@ func Run(t *testing.T, newDSN func(t *testing.T) string) {
 			}
 			added := 0
 			for lo := 0; lo < n; lo += 4800 {
-				k, err := bulk.AddResults(rs[lo:min(n, lo+4800)])
+				k, err := bulk.AddResults(rs[lo:min(n, lo+4800)], nil, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -394,7 +394,7 @@ func Run(t *testing.T, newDSN func(t *testing.T) string) {
 					if g%2 == 0 {
 						r := store.Result{Year: 2024, Track: fmt.Sprint("t", g), Solver: "z3", BenchmarkPath: fmt.Sprint("non-incremental/QF_UF/", i),
 							SourceKey: fmt.Sprint(g, ":", i)}
-						if _, err := bulk.AddResults([]store.Result{r}); err != nil {
+						if _, err := bulk.AddResults([]store.Result{r}, nil, nil); err != nil {
 							errs[g] = err
 						}
 					} else if _, err := bulk.AddBenchmarks([]store.Indexed{bench(fmt.Sprintf("non-incremental/QF_UF/%d/%d.smt2", g, i), "QF_UF", benchmark.Sat)}); err != nil {
