@@ -3,8 +3,11 @@ package official
 import (
 	"compress/gzip"
 	"context"
+	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -116,4 +119,50 @@ func TestImportDuplicates(t *testing.T) {
 			t.Errorf("import %d: %d rows, %d added, %d skipped, %d unusable", round+1, s.Rows, s.Added, s.Skipped, s.Unusable())
 		}
 	}
+}
+
+// TestExactDecimal: the numbers read without strconv are the numbers
+// strconv reads, and the integers written without it are written alike.
+func TestExactDecimal(t *testing.T) {
+	for _, s := range []string{"0", "-0", "7.135501964", "7.241653801058419", "0.2863224199973047", "170754048.0", "1200",
+		"9007199254740991", "9007199254740993", "0.1", "0.30000000000000004", "123456789.123456", "1.0000000000000000000000001",
+		"00", "1.", "-", "1e5", "0.0000000000000000000000000001"} {
+		want, werr := strconv.ParseFloat(s, 64)
+		if got, ok := exactDecimal([]byte(s)); ok && (werr != nil || math.Float64bits(got) != math.Float64bits(want)) {
+			t.Errorf("exactDecimal(%q) = %v, strconv %v %v", s, got, want, werr)
+		}
+	}
+	for _, x := range []float64{0, math.Copysign(0, -1), 1, -1, 17, 2e14, 1e15, 1e21, 1.5, 1e-7} {
+		if got, want := string(appendJSONFloat(nil, x)), mustJSON(t, x); got != want {
+			t.Errorf("appendJSONFloat(%v) = %s, encoding/json %s", x, got, want)
+		}
+	}
+}
+
+func mustJSON(t *testing.T, x float64) string {
+	t.Helper()
+	b, err := json.Marshal(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func FuzzExactDecimal(f *testing.F) {
+	for _, s := range []string{"7.135501964", "0.2863224199973047", "-12.5", "170754048.0", ".", "-.", "9007199254740993"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if s == "" {
+			return
+		}
+		got, ok := exactDecimal([]byte(s))
+		if !ok {
+			return
+		}
+		want, err := strconv.ParseFloat(s, 64)
+		if err != nil || math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("exactDecimal(%q) = %v, strconv %v %v", s, got, want, err)
+		}
+	})
 }
