@@ -354,6 +354,9 @@ type blockAdder struct {
 	keys  map[int]*keyset.Table // by year: the keys recorded and added
 	build map[yearTrack]*blockBuilder
 	order []*blockBuilder // the blocks being built, in the order they were started
+	// add's: the keys' hashes, the results skipped
+	hashes []keyset.Hash
+	skip   []int
 	txMu  *sync.Mutex     // held while the transaction is used (nil: none)
 }
 
@@ -390,29 +393,51 @@ func (a *blockAdder) add(rs []Result, at []int64, dup func(i int, first int64)) 
 	if at != nil && len(at) != len(rs) {
 		return 0, fmt.Errorf("%d positions for %d results", len(at), len(rs))
 	}
-	added := 0
+	// The keys are hashed first and looked up in a loop of their own: the
+	// tables of an import are megabytes, and a loop that does nothing else
+	// has the processor wait for several of their cache lines at once.
+	hs := a.hashes[:0]
 	for i := range rs {
-		r := &rs[i]
-		keys, err := a.keysOf(r.Year)
-		if err != nil {
-			return 0, err
+		hs = append(hs, a.hash.Of(rs[i].SourceKey))
+	}
+	a.hashes = hs
+	skip := a.skip[:0]
+	var keys *keyset.Table
+	year := 0
+	for i := range rs {
+		if keys == nil || rs[i].Year != year {
+			var err error
+			if keys, err = a.keysOf(rs[i].Year); err != nil {
+				return 0, err
+			}
+			year = rs[i].Year
 		}
 		var pos int64
 		if at != nil {
 			pos = at[i]
 		}
-		h := a.hash.Of(r.SourceKey)
-		if first, there := keys.Add(h, int(pos)); there {
-			if first == 0 && pos != 0 {
-				// stored before: the first result to come again stands
-				// for it to those after it
-				keys.Set(h, int(pos))
-			}
-			if dup != nil {
-				dup(i, int64(first))
-			}
+		first, there := keys.Add(hs[i], int(pos))
+		if !there {
 			continue
 		}
+		if first == 0 && pos != 0 {
+			// stored before: the first result to come again stands for
+			// it to those after it
+			keys.Set(hs[i], int(pos))
+		}
+		skip = append(skip, i)
+		if dup != nil {
+			dup(i, int64(first))
+		}
+	}
+	a.skip = skip
+	added := 0
+	for i := range rs {
+		if len(skip) > 0 && skip[0] == i {
+			skip = skip[1:]
+			continue
+		}
+		r := &rs[i]
 		yt := yearTrack{r.Year, r.Track}
 		b := a.build[yt]
 		if b == nil {
