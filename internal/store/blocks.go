@@ -357,7 +357,7 @@ type blockAdder struct {
 	// add's: the keys' hashes, the results skipped
 	hashes []keyset.Hash
 	skip   []int
-	txMu  *sync.Mutex     // held while the transaction is used (nil: none)
+	txMu   *sync.Mutex // held while the transaction is used (nil: none)
 }
 
 func (a *blockAdder) lock() {
