@@ -201,11 +201,12 @@ func trackOfPath(path string) string {
 // writeBehind writes batches in a goroutine of its own while the importer
 // reads on (parsing and the database's writing take about as long, and the
 // machine has cores for both). A batch B holds rows (len tells how many;
-// empty gives a batch emptied for reuse).
+// empty gives a batch emptied for reuse, fresh a new one).
 type writeBehind[B any] struct {
 	write   func(B) (int, error) // returns how many rows were new
 	len     func(B) int
 	empty   func(B) B
+	fresh   func() B
 	work    chan B
 	free    chan B
 	done    chan error
@@ -214,13 +215,14 @@ type writeBehind[B any] struct {
 	written int // rows written
 }
 
-// newRowsBehind writes batches that are slices of rows.
-func newRowsBehind[T any](write func([]T) (int, error)) *writeBehind[[]T] {
-	return newWriteBehind(write, func(b []T) int { return len(b) }, func(b []T) []T { return b[:0] })
+// newRowsBehind writes batches that are slices of up to size rows.
+func newRowsBehind[T any](write func([]T) (int, error), size int) *writeBehind[[]T] {
+	return newWriteBehind(write, func(b []T) int { return len(b) }, func(b []T) []T { return b[:0] },
+		func() []T { return make([]T, 0, size) })
 }
 
-func newWriteBehind[B any](write func(B) (int, error), length func(B) int, empty func(B) B) *writeBehind[B] {
-	w := &writeBehind[B]{write: write, len: length, empty: empty, work: make(chan B, 2), free: make(chan B, 3), done: make(chan error, 1)}
+func newWriteBehind[B any](write func(B) (int, error), length func(B) int, empty func(B) B, fresh func() B) *writeBehind[B] {
+	w := &writeBehind[B]{write: write, len: length, empty: empty, fresh: fresh, work: make(chan B, 2), free: make(chan B, 3), done: make(chan error, 1)}
 	go func() {
 		var first error
 		for batch := range w.work {
@@ -244,9 +246,8 @@ func newWriteBehind[B any](write func(B) (int, error), length func(B) int, empty
 	return w
 }
 
-// put hands a batch to the writer and returns an empty one to fill (nil
-// slices in it if none came back); after the writer failed, it drops the
-// batch (wait reports the failure).
+// put hands a batch to the writer and returns an empty one to fill; after
+// the writer failed, it drops the batch (wait reports the failure).
 func (w *writeBehind[B]) put(batch B) B {
 	if w.len(batch) == 0 {
 		return batch
@@ -259,8 +260,7 @@ func (w *writeBehind[B]) put(batch B) B {
 	case b := <-w.free:
 		return b
 	default:
-		var zero B
-		return zero
+		return w.fresh()
 	}
 }
 
@@ -342,7 +342,11 @@ func (b *batcher) start() error {
 	}
 	b.bulk = bulk
 	b.wb = newWriteBehind(b.write, func(rb resultBatch) int { return len(rb.rs) },
-		func(rb resultBatch) resultBatch { return resultBatch{rs: rb.rs[:0], at: rb.at[:0]} })
+		func(rb resultBatch) resultBatch { return resultBatch{rs: rb.rs[:0], at: rb.at[:0]} },
+		func() resultBatch {
+			return resultBatch{rs: make([]store.Result, 0, batchSize), at: make([]int64, 0, batchSize)}
+		})
+	b.buf = b.wb.fresh()
 	return nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -92,8 +93,20 @@ func newBlockBuilder(year int, track string) *blockBuilder {
 	return b
 }
 
-// reset empties the builder, keeping its year and track.
-func (b *blockBuilder) reset() { *b = *newBlockBuilder(b.year, b.track) }
+// reset empties the builder, keeping its year and track, and the room it
+// has (the next block of the track is about as large).
+func (b *blockBuilder) reset() {
+	b.n, b.size = 0, 0
+	for c := range stringCols {
+		clear(b.dicts[c])
+		clear(b.words[c]) // not kept alive by the slice
+		b.words[c], b.index[c] = b.words[c][:0], b.index[c][:0]
+		b.last[c], b.lastIdx[c] = "", 0
+	}
+	for c := range b.nums {
+		b.nums[c] = b.nums[c][:0]
+	}
+}
 
 func (b *blockBuilder) put(c int, s string) {
 	i := b.lastIdx[c]
@@ -353,7 +366,8 @@ type blockAdder struct {
 	hash  keyset.Hasher
 	keys  map[int]*keyset.Table // by year: the keys recorded and added
 	build map[yearTrack]*blockBuilder
-	order []*blockBuilder // the blocks being built, in the order they were started
+	order []*blockBuilder             // the blocks being built, in the order they were started
+	spare map[yearTrack]*blockBuilder // builders of blocks written, for the next
 	// add's: the keys' hashes, the results skipped
 	hashes []keyset.Hash
 	skip   []int
@@ -441,7 +455,11 @@ func (a *blockAdder) add(rs []Result, at []int64, dup func(i int, first int64)) 
 		yt := yearTrack{r.Year, r.Track}
 		b := a.build[yt]
 		if b == nil {
-			b = newBlockBuilder(r.Year, r.Track)
+			if b = a.spare[yt]; b != nil {
+				delete(a.spare, yt)
+			} else {
+				b = newBlockBuilder(r.Year, r.Track)
+			}
 			a.build[yt] = b
 			a.order = append(a.order, b)
 		}
@@ -451,7 +469,14 @@ func (a *blockAdder) add(rs []Result, at []int64, dup func(i int, first int64)) 
 			if err := a.write(b); err != nil {
 				return 0, err
 			}
+			// The track's next block is started with the next result of
+			// it, by this builder (its room kept).
 			delete(a.build, yt)
+			a.order = slices.DeleteFunc(a.order, func(o *blockBuilder) bool { return o == b })
+			if a.spare == nil {
+				a.spare = map[yearTrack]*blockBuilder{}
+			}
+			a.spare[yt] = b
 		}
 	}
 	return added, nil
