@@ -100,5 +100,23 @@ func (t *Table) Add(k Hash, v int) (int, bool) {
 	}
 }
 
+// Set gives a hash a value, adding it if it is not there.
+func (t *Table) Set(k Hash, v int) {
+	if t.slots == nil {
+		t.resize(16)
+	}
+	mask := uint64(len(t.slots) - 1)
+	for i := k[0] & mask; ; i = (i + 1) & mask {
+		switch s := &t.slots[i]; {
+		case s.v == 0:
+			t.Add(k, v)
+			return
+		case s.k == k:
+			s.v = v + 1
+			return
+		}
+	}
+}
+
 // Len is how many hashes the table holds.
 func (t *Table) Len() int { return t.n }

@@ -44,6 +44,17 @@ func TestTable(t *testing.T) {
 	if _, ok := empty.Get(Hash{}); !ok {
 		t.Error("the zero hash is not found")
 	}
+	// Set changes a value that is there, and adds one that is not
+	empty.Set(Hash{3 << 40, 3}, 9)
+	empty.Set(Hash{5, 5}, 11)
+	for k, want := range map[Hash]int{{3 << 40, 3}: 9, {5, 5}: 11, {4 << 40, 4}: 4} {
+		if v, ok := empty.Get(k); !ok || v != want {
+			t.Errorf("after Set, Get %v: %d %v, want %d", k, v, ok, want)
+		}
+	}
+	if empty.Len() != 101 {
+		t.Errorf("Len after Set %d, want 101", empty.Len())
+	}
 }
 
 func BenchmarkAdd(b *testing.B) {

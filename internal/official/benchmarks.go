@@ -134,7 +134,7 @@ func ImportBenchmarksJSON(ctx context.Context, st store.Store, path string) (Sta
 		stats.Problems = append(stats.Problems, Problem{File: path, Line: n, Reason: fmt.Sprintf("%s[%d]: ", key, n) + fmt.Sprintf(format, args...)})
 		probRows = append(probRows, stats.Rows)
 	}
-	wb := newWriteBehind(bulk.AddBenchmarks)
+	wb := newRowsBehind(bulk.AddBenchmarks, batchSize)
 	buf := make([]store.Indexed, 0, batchSize)
 	finished, finishErr := false, error(nil)
 	finish := func() error {

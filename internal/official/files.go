@@ -87,8 +87,8 @@ func (b *sharedBulk) note(err error) error {
 	return err
 }
 
-func (b *sharedBulk) AddResults(rs []store.Result) (int, error) {
-	n, err := b.Bulk.AddResults(rs)
+func (b *sharedBulk) AddResults(rs []store.Result, at []int64, dup func(i int, first int64)) (int, error) {
+	n, err := b.Bulk.AddResults(rs, at, dup)
 	return n, b.note(err)
 }
 

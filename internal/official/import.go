@@ -10,7 +10,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/smtarena/smtarena/internal/keyset"
 	"github.com/smtarena/smtarena/internal/store"
 )
 
@@ -201,19 +200,29 @@ func trackOfPath(path string) string {
 
 // writeBehind writes batches in a goroutine of its own while the importer
 // reads on (parsing and the database's writing take about as long, and the
-// machine has cores for both).
-type writeBehind[T any] struct {
-	write   func([]T) (int, error) // returns how many rows were new
-	work    chan []T
-	free    chan []T
+// machine has cores for both). A batch B holds rows (len tells how many;
+// empty gives a batch emptied for reuse, fresh a new one).
+type writeBehind[B any] struct {
+	write   func(B) (int, error) // returns how many rows were new
+	len     func(B) int
+	empty   func(B) B
+	fresh   func() B
+	work    chan B
+	free    chan B
 	done    chan error
 	failed  atomic.Bool
 	added   int // new rows, counted by the goroutine, read after done
 	written int // rows written
 }
 
-func newWriteBehind[T any](write func([]T) (int, error)) *writeBehind[T] {
-	w := &writeBehind[T]{write: write, work: make(chan []T, 2), free: make(chan []T, 3), done: make(chan error, 1)}
+// newRowsBehind writes batches that are slices of up to size rows.
+func newRowsBehind[T any](write func([]T) (int, error), size int) *writeBehind[[]T] {
+	return newWriteBehind(write, func(b []T) int { return len(b) }, func(b []T) []T { return b[:0] },
+		func() []T { return make([]T, 0, size) })
+}
+
+func newWriteBehind[B any](write func(B) (int, error), length func(B) int, empty func(B) B, fresh func() B) *writeBehind[B] {
+	w := &writeBehind[B]{write: write, len: length, empty: empty, fresh: fresh, work: make(chan B, 2), free: make(chan B, 3), done: make(chan error, 1)}
 	go func() {
 		var first error
 		for batch := range w.work {
@@ -224,11 +233,11 @@ func newWriteBehind[T any](write func([]T) (int, error)) *writeBehind[T] {
 					w.failed.Store(true)
 				} else {
 					w.added += n
-					w.written += len(batch)
+					w.written += w.len(batch)
 				}
 			}
 			select {
-			case w.free <- batch[:0]:
+			case w.free <- w.empty(batch):
 			default:
 			}
 		}
@@ -239,28 +248,37 @@ func newWriteBehind[T any](write func([]T) (int, error)) *writeBehind[T] {
 
 // put hands a batch to the writer and returns an empty one to fill; after
 // the writer failed, it drops the batch (wait reports the failure).
-func (w *writeBehind[T]) put(batch []T) []T {
-	if len(batch) == 0 {
+func (w *writeBehind[B]) put(batch B) B {
+	if w.len(batch) == 0 {
 		return batch
 	}
 	if w.failed.Load() {
-		return batch[:0]
+		return w.empty(batch)
 	}
 	w.work <- batch
 	select {
 	case b := <-w.free:
 		return b
 	default:
-		return make([]T, 0, cap(batch))
+		return w.fresh()
 	}
 }
 
 // wait waits for the writer to write what it was given: how many rows
 // were new, how many written, and the first error.
-func (w *writeBehind[T]) wait() (added, written int, err error) {
+func (w *writeBehind[B]) wait() (added, written int, err error) {
 	close(w.work)
 	err = <-w.done
 	return w.added, w.written, err
+}
+
+// resultBatch is a batch of results, their positions (see
+// store.Bulk.AddResults and batcher.pos) and the batcher's files up to
+// then.
+type resultBatch struct {
+	rs    []store.Result
+	at    []int64
+	files []string
 }
 
 // batcher adds results to the store in batches and counts them: started
@@ -271,17 +289,49 @@ func (w *writeBehind[T]) wait() (added, written int, err error) {
 type batcher struct {
 	ctx   context.Context
 	st    store.Store
-	buf   []store.Result
+	buf   resultBatch
 	stats Stats
-	seen  *keyset.Table // key -> line, to name duplicates within a file
-	hash  keyset.Hasher
-	wb    *writeBehind[store.Result]
-	bulk  store.Bulk
+	// The store keeps the keys, and tells of each result it skips the
+	// position of the one with its key (see pos): the files of the
+	// batcher by number, the position of each of its problems (in the
+	// order of stats.Problems), and the results of its files that had the
+	// key of one before (written by the writer, read after it is done).
+	no      int64
+	files   []string
+	fileNos map[string]int64
+	probAt  []int64
+	dups    []Problem
+	dupAt   []int64
+	wb      *writeBehind[resultBatch]
+	bulk    store.Bulk
 }
 
 // batchSize is how many rows one call of the store adds: a multiple of
 // the rows of its multi-row INSERTs (400), so that one statement serves.
 const batchSize = 4800
+
+// batcherNos numbers the batchers of the process.
+var batcherNos atomic.Int64
+
+// pos is the position of a file's line among the rows the batcher reads,
+// in their order and in no other batcher's: the batcher's number (15
+// bits), the file's among its files (16: an archive's members), the line
+// (32).
+func (b *batcher) pos(file string, line int) int64 {
+	if b.no == 0 {
+		b.no = batcherNos.Add(1)%(1<<15-1) + 1
+	}
+	n, ok := b.fileNos[file]
+	if !ok {
+		if b.fileNos == nil {
+			b.fileNos = map[string]int64{}
+		}
+		n = int64(len(b.files)) % (1 << 16)
+		b.fileNos[file] = n
+		b.files = append(b.files, file)
+	}
+	return b.no<<48 | n<<32 | int64(line)&(1<<32-1)
+}
 
 // start makes the batcher write behind, all in one transaction of the
 // store (see store.Bulk) that finish commits.
@@ -291,52 +341,79 @@ func (b *batcher) start() error {
 		return err
 	}
 	b.bulk = bulk
-	b.wb = newWriteBehind(bulk.AddResults)
+	b.wb = newWriteBehind(b.write, func(rb resultBatch) int { return len(rb.rs) },
+		func(rb resultBatch) resultBatch { return resultBatch{rs: rb.rs[:0], at: rb.at[:0]} },
+		func() resultBatch {
+			return resultBatch{rs: make([]store.Result, 0, batchSize), at: make([]int64, 0, batchSize)}
+		})
+	b.buf = b.wb.fresh()
 	return nil
+}
+
+// write adds a batch, in the writer's goroutine: the results whose key
+// one of the batcher's came with before are named (those of other
+// imports, or stored before, are counted as skipped).
+func (b *batcher) write(rb resultBatch) (int, error) {
+	files := rb.files
+	return b.bulk.AddResults(rb.rs, rb.at, func(i int, first int64) {
+		if first>>48 != b.no {
+			return
+		}
+		at := rb.at[i]
+		file, line := files[at>>32&(1<<16-1)], int(at&(1<<32-1))
+		firstFile, firstLine := files[first>>32&(1<<16-1)], int(first&(1<<32-1))
+		where := fmt.Sprintf("line %d", firstLine)
+		if firstFile != file {
+			where = fmt.Sprintf("%s:%d", firstFile, firstLine)
+		}
+		b.dups = append(b.dups, Problem{File: file, Line: line,
+			Reason: fmt.Sprintf("the same result as %s (same year, track, solver, configuration, benchmark and pair)", where)})
+		b.dupAt = append(b.dupAt, at)
+	})
 }
 
 // add queues a result read at file:line.
 func (b *batcher) add(file string, line int, r store.Result) error {
 	b.stats.Rows++
-	if b.seen == nil {
-		b.seen, b.hash = keyset.New(0), keyset.NewHasher()
-	}
-	if first, dup := b.seen.Add(b.hash.Of(r.SourceKey), line); dup {
-		b.stats.Problems = append(b.stats.Problems, Problem{File: file, Line: line,
-			Reason: fmt.Sprintf("the same result as line %d (same year, track, solver, configuration, benchmark and pair)", first)})
-		return nil
-	}
-	b.buf = append(b.buf, r)
-	if len(b.buf) >= batchSize {
+	b.buf.rs = append(b.buf.rs, r)
+	b.buf.at = append(b.buf.at, b.pos(file, line))
+	if len(b.buf.rs) >= batchSize {
 		return b.flush()
 	}
 	return nil
 }
 
+// problem records a problem of a row.
+func (b *batcher) problem(p Problem) {
+	b.stats.Problems = append(b.stats.Problems, p)
+	b.probAt = append(b.probAt, b.pos(p.File, p.Line))
+}
+
 // unusable counts a row that cannot be imported.
 func (b *batcher) unusable(file string, line int, format string, args ...any) {
 	b.stats.Rows++
-	b.stats.Problems = append(b.stats.Problems, Problem{File: file, Line: line, Reason: fmt.Sprintf(format, args...)})
+	b.problem(Problem{File: file, Line: line, Reason: fmt.Sprintf(format, args...)})
 }
 
 // note records something about a row that was imported all the same.
 func (b *batcher) note(file string, line int, format string, args ...any) {
-	b.stats.Problems = append(b.stats.Problems, Problem{File: file, Line: line, Reason: fmt.Sprintf(format, args...), Kept: true})
+	b.problem(Problem{File: file, Line: line, Reason: fmt.Sprintf(format, args...), Kept: true})
 }
 
 // remark records a line that is not a result row (not counted).
 func (b *batcher) remark(file string, line int, format string, args ...any) {
-	b.stats.Problems = append(b.stats.Problems, Problem{File: file, Line: line, Reason: fmt.Sprintf(format, args...), Remark: true})
+	b.problem(Problem{File: file, Line: line, Reason: fmt.Sprintf(format, args...), Remark: true})
 }
 
 // flush hands the queued results to the writer.
 func (b *batcher) flush() error {
-	if len(b.buf) == 0 {
+	if len(b.buf.rs) == 0 {
 		return nil
 	}
 	if b.wb.failed.Load() {
 		return b.finish()
 	}
+	b.buf.files = b.files[:len(b.files):len(b.files)]
 	b.buf = b.wb.put(b.buf)
 	return nil
 }
@@ -346,10 +423,25 @@ func (b *batcher) finish() error {
 	if b.wb == nil {
 		return nil
 	}
+	b.buf.files = b.files[:len(b.files):len(b.files)]
 	b.wb.put(b.buf)
-	b.buf = nil
+	b.buf = resultBatch{}
 	added, written, err := b.wb.wait()
 	b.wb = nil
+	// The duplicates among the other problems, in the order read.
+	if len(b.dups) > 0 {
+		all := make([]Problem, 0, len(b.stats.Problems)+len(b.dups))
+		ps, at := b.stats.Problems, b.probAt
+		for i, dup := range b.dups {
+			for len(ps) > 0 && at[0] <= b.dupAt[i] {
+				all, ps, at = append(all, ps[0]), ps[1:], at[1:]
+			}
+			all = append(all, dup)
+		}
+		b.stats.Problems, b.probAt = append(all, ps...), nil
+		written -= len(b.dups)
+		b.dups, b.dupAt = nil, nil
+	}
 	if err != nil {
 		_ = b.bulk.Rollback()
 		return err

@@ -377,6 +377,10 @@ func (d *jsonReader) element(ms []member) ([]member, error) {
 		return ms, &syntaxError{msg: fmt.Sprintf("want an object, got %s", jsonKind(c)), Off: start}
 	}
 	d.mark = d.pos
+	if fast, n, ok := scanObject(d.buf[d.pos:d.end], ms); ok {
+		d.pos += n
+		return fast, nil
+	}
 	d.pos++
 	for i := 0; ; i++ {
 		c, err := d.next()

@@ -139,7 +139,13 @@ func FuzzJSONReader(f *testing.F) {
 	keys := map[string]bool{"results": true, "incremental": true, "non_incremental": true}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		want, werr := decoderArrays(bytes.NewReader(data), keys)
-		got, err := readerArrays(iotest.HalfReader(bytes.NewReader(data)), keys)
+		// Half the inputs come whole (the elements read within the
+		// buffer, by scanObject), half in pieces (read with refills).
+		var r io.Reader = bytes.NewReader(data)
+		if len(data)%2 == 0 {
+			r = iotest.HalfReader(r)
+		}
+		got, err := readerArrays(r, keys)
 		if (err == nil) != (werr == nil) {
 			t.Fatalf("%q: jsonReader: %v; encoding/json: %v", data, err, werr)
 		}

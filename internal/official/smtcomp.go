@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/smtarena/smtarena/internal/keyset"
 	"github.com/smtarena/smtarena/internal/store"
 )
 
@@ -183,7 +182,7 @@ func ImportSMTCOMPJSON(ctx context.Context, st store.Store, path string, opts Op
 	defer closer()
 	d := newJSONReader(r)
 	// A result takes some 380 bytes of the tool's JSON.
-	b := &batcher{ctx: ctx, st: st, seen: keyset.New(mapHint(path, 400)), hash: keyset.NewHasher()}
+	b := &batcher{ctx: ctx, st: st}
 	if err := b.start(); err != nil {
 		return Stats{}, err
 	}

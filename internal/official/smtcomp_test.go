@@ -3,8 +3,11 @@ package official
 import (
 	"compress/gzip"
 	"context"
+	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -84,4 +87,82 @@ func TestImportSMTCOMPJSON(t *testing.T) {
 	if _, err := Import(ctx, st, "nonsense", bad, Options{}); err == nil {
 		t.Error("an unknown format imported")
 	}
+}
+
+// TestImportDuplicates: a result a file gives again is named with the line
+// of the first, among the file's other problems in the order read, and not
+// added; imported again, the file's results are all there, and the repeat
+// is named again.
+func TestImportDuplicates(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "results-2024.json")
+	row := func(solver, name string) string {
+		return `{"track": "SingleQuery", "solver": "` + solver + `", "file": {"logic": "QF_UF", "family": ["f"], "name": "` + name +
+			`"}, "result": "sat", "cpu_time": 1, "wallclock_time": 1, "memory_usage": 0}`
+	}
+	rows := []string{row("z3", "a.smt2"), row("", "b.smt2"), row("z3", "a.smt2"), row("cvc5", "a.smt2"), row("z3", "a.smt2")}
+	os.WriteFile(p, []byte(`{"results": [`+strings.Join(rows, ",\n")+`]}`), 0o644)
+	st := openStore(t)
+	ctx := context.Background()
+	wantProblems := []string{":2: result 2: no solver", ":3: the same result as line 1", ":5: the same result as line 1"}
+	for round, want := range []struct{ added, skipped int }{{2, 0}, {0, 2}} {
+		s, err := Import(ctx, st, "smtcomp-json", p, Options{})
+		if err != nil || s.Rows != 5 || s.Added != want.added || s.Skipped != want.skipped || len(s.Problems) != len(wantProblems) {
+			t.Fatalf("import %d: %+v %v", round+1, s, err)
+		}
+		for i, w := range wantProblems {
+			if !strings.Contains(s.Problems[i].String(), w) {
+				t.Errorf("import %d, problem %d: %s, want %q", round+1, i, s.Problems[i], w)
+			}
+		}
+		if s.Rows != s.Added+s.Skipped+s.Unusable() {
+			t.Errorf("import %d: %d rows, %d added, %d skipped, %d unusable", round+1, s.Rows, s.Added, s.Skipped, s.Unusable())
+		}
+	}
+}
+
+// TestExactDecimal: the numbers read without strconv are the numbers
+// strconv reads, and the integers written without it are written alike.
+func TestExactDecimal(t *testing.T) {
+	for _, s := range []string{"0", "-0", "7.135501964", "7.241653801058419", "0.2863224199973047", "170754048.0", "1200",
+		"9007199254740991", "9007199254740993", "0.1", "0.30000000000000004", "123456789.123456", "1.0000000000000000000000001",
+		"00", "1.", "-", "1e5", "0.0000000000000000000000000001"} {
+		want, werr := strconv.ParseFloat(s, 64)
+		if got, ok := exactDecimal([]byte(s)); ok && (werr != nil || math.Float64bits(got) != math.Float64bits(want)) {
+			t.Errorf("exactDecimal(%q) = %v, strconv %v %v", s, got, want, werr)
+		}
+	}
+	for _, x := range []float64{0, math.Copysign(0, -1), 1, -1, 17, 2e14, 1e15, 1e21, 1.5, 1e-7} {
+		if got, want := string(appendJSONFloat(nil, x)), mustJSON(t, x); got != want {
+			t.Errorf("appendJSONFloat(%v) = %s, encoding/json %s", x, got, want)
+		}
+	}
+}
+
+func mustJSON(t *testing.T, x float64) string {
+	t.Helper()
+	b, err := json.Marshal(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func FuzzExactDecimal(f *testing.F) {
+	for _, s := range []string{"7.135501964", "0.2863224199973047", "-12.5", "170754048.0", ".", "-.", "9007199254740993"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if s == "" {
+			return
+		}
+		got, ok := exactDecimal([]byte(s))
+		if !ok {
+			return
+		}
+		want, err := strconv.ParseFloat(s, 64)
+		if err != nil || math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("exactDecimal(%q) = %v, strconv %v %v", s, got, want, err)
+		}
+	})
 }

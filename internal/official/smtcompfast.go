@@ -125,11 +125,57 @@ func number(v []byte) (x float64, has, ok bool) {
 	if v[0] != '-' && (v[0] < '0' || v[0] > '9') {
 		return 0, false, false
 	}
+	if x, ok := exactDecimal(v); ok {
+		return x, true, true
+	}
 	x, err := strconv.ParseFloat(string(v), 64)
 	if err != nil {
 		return 0, false, false
 	}
 	return x, true, true
+}
+
+// pow10s are the powers of ten a float64 holds exactly.
+var pow10s = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// exactDecimal reads a number of digits, a point and digits (the times of
+// the tool's JSON) whose digits make an integer below 2^53: that integer
+// and the power of ten it is divided by are exact, so one division
+// rounds as strconv.ParseFloat does (its own first way). Any other number
+// is not read (false).
+func exactDecimal(v []byte) (float64, bool) {
+	neg := v[0] == '-'
+	if neg {
+		v = v[1:]
+	}
+	var m uint64
+	digits, frac, point := 0, 0, false
+	for _, c := range v {
+		switch {
+		case '0' <= c && c <= '9':
+			digits++
+			m = m*10 + uint64(c-'0')
+			if m >= 1<<53 {
+				return 0, false
+			}
+			if point {
+				frac++
+			}
+		case c == '.' && !point:
+			point = true
+		default:
+			return 0, false
+		}
+	}
+	if digits == 0 || frac >= len(pow10s) {
+		return 0, false
+	}
+	x := float64(m) / pow10s[frac]
+	if neg {
+		x = -x
+	}
+	return x, true
 }
 
 // result makes the result of an element of the results array, or says
@@ -304,6 +350,9 @@ func (f *smtcompFast) result(d *jsonReader, ms []member) (res store.Result, why 
 
 // appendJSONFloat appends a float64 as encoding/json writes it.
 func appendJSONFloat(b []byte, x float64) []byte {
+	if x == math.Trunc(x) && math.Abs(x) < 1e15 && (x != 0 || !math.Signbit(x)) {
+		return strconv.AppendInt(b, int64(x), 10) // the counts: integers
+	}
 	abs := math.Abs(x)
 	fmt := byte('f')
 	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {

@@ -115,7 +115,7 @@ func (b *batcher) truncatedLastRow(name string, line int, e *endReader) error {
 	if p.Kept || p.Remark || p.Line != line || p.File != name || !strings.Contains(p.Reason, " fields, ") {
 		return nil
 	}
-	b.stats.Problems = b.stats.Problems[:n-1]
+	b.stats.Problems, b.probAt = b.stats.Problems[:n-1], b.probAt[:n-1]
 	b.stats.Rows--
 	return fmt.Errorf("%s:%d: the file breaks off inside this line (%s; a truncated file?)", name, line, p.Reason)
 }

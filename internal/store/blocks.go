@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -93,8 +94,20 @@ func newBlockBuilder(year int, track string) *blockBuilder {
 	return b
 }
 
-// reset empties the builder, keeping its year and track.
-func (b *blockBuilder) reset() { *b = *newBlockBuilder(b.year, b.track) }
+// reset empties the builder, keeping its year and track, and the room it
+// has (the next block of the track is about as large).
+func (b *blockBuilder) reset() {
+	b.n, b.size = 0, 0
+	for c := range stringCols {
+		clear(b.dicts[c])
+		clear(b.words[c]) // not kept alive by the slice
+		b.words[c], b.index[c] = b.words[c][:0], b.index[c][:0]
+		b.last[c], b.lastIdx[c] = "", 0
+	}
+	for c := range b.nums {
+		b.nums[c] = b.nums[c][:0]
+	}
+}
 
 func (b *blockBuilder) put(c int, s string) {
 	i := b.lastIdx[c]
@@ -358,8 +371,12 @@ type blockAdder struct {
 	hash  keyset.Hasher
 	keys  map[int]*keyset.Table // by year: the keys recorded and added
 	build map[yearTrack]*blockBuilder
-	order []*blockBuilder // the blocks being built, in the order they were started
-	txMu  *sync.Mutex     // held while the transaction is used (nil: none)
+	order []*blockBuilder             // the blocks being built, in the order they were started
+	spare map[yearTrack]*blockBuilder // builders of blocks written, for the next
+	// add's: the keys' hashes, the results skipped
+	hashes []keyset.Hash
+	skip   []int
+	txMu   *sync.Mutex // held while the transaction is used (nil: none)
 }
 
 func (a *blockAdder) lock() {
@@ -383,27 +400,71 @@ func newBlockAdder(ctx context.Context, s *sqlStore, tx *sql.Tx) *blockAdder {
 	return &blockAdder{s: s, ctx: ctx, tx: tx, hash: keyset.NewHasher(), keys: map[int]*keyset.Table{}, build: map[yearTrack]*blockBuilder{}}
 }
 
-// add adds results, returning how many were new.
-func (a *blockAdder) add(rs []Result) (int, error) {
+// add adds results, returning how many were new; the keys added are
+// recorded with the results' positions (at, see Bulk.AddResults), and dup
+// told of each result skipped.
+func (a *blockAdder) add(rs []Result, at []int64, dup func(i int, first int64)) (int, error) {
 	for i := range rs {
 		if rs[i].SourceKey == "" {
 			return 0, errors.New("a result needs a source key")
 		}
 	}
-	added := 0
+	if at != nil && len(at) != len(rs) {
+		return 0, fmt.Errorf("%d positions for %d results", len(at), len(rs))
+	}
+	// The keys are hashed first and looked up in a loop of their own: the
+	// tables of an import are megabytes, and a loop that does nothing else
+	// has the processor wait for several of their cache lines at once.
+	hs := a.hashes[:0]
 	for i := range rs {
-		r := &rs[i]
-		keys, err := a.keysOf(r.Year)
-		if err != nil {
-			return 0, err
+		hs = append(hs, a.hash.Of(rs[i].SourceKey))
+	}
+	a.hashes = hs
+	skip := a.skip[:0]
+	var keys *keyset.Table
+	year := 0
+	for i := range rs {
+		if keys == nil || rs[i].Year != year {
+			var err error
+			if keys, err = a.keysOf(rs[i].Year); err != nil {
+				return 0, err
+			}
+			year = rs[i].Year
 		}
-		if _, there := keys.Add(a.hash.Of(r.SourceKey), 0); there {
+		var pos int64
+		if at != nil {
+			pos = at[i]
+		}
+		first, there := keys.Add(hs[i], int(pos))
+		if !there {
 			continue
 		}
+		if first == 0 && pos != 0 {
+			// stored before: the first result to come again stands for
+			// it to those after it
+			keys.Set(hs[i], int(pos))
+		}
+		skip = append(skip, i)
+		if dup != nil {
+			dup(i, int64(first))
+		}
+	}
+	a.skip = skip
+	added := 0
+	for i := range rs {
+		if len(skip) > 0 && skip[0] == i {
+			skip = skip[1:]
+			continue
+		}
+		r := &rs[i]
 		yt := yearTrack{r.Year, r.Track}
 		b := a.build[yt]
 		if b == nil {
-			b = newBlockBuilder(r.Year, r.Track)
+			if b = a.spare[yt]; b != nil {
+				delete(a.spare, yt)
+			} else {
+				b = newBlockBuilder(r.Year, r.Track)
+			}
 			a.build[yt] = b
 			a.order = append(a.order, b)
 		}
@@ -413,7 +474,14 @@ func (a *blockAdder) add(rs []Result) (int, error) {
 			if err := a.write(b); err != nil {
 				return 0, err
 			}
+			// The track's next block is started with the next result of
+			// it, by this builder (its room kept).
 			delete(a.build, yt)
+			a.order = slices.DeleteFunc(a.order, func(o *blockBuilder) bool { return o == b })
+			if a.spare == nil {
+				a.spare = map[yearTrack]*blockBuilder{}
+			}
+			a.spare[yt] = b
 		}
 	}
 	return added, nil

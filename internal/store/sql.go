@@ -568,7 +568,7 @@ func (s *sqlStore) AddResults(ctx context.Context, rs []Result) (int, error) {
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		a := newBlockAdder(ctx, s, tx)
 		var err error
-		if n, err = a.add(rs); err != nil {
+		if n, err = a.add(rs, nil, nil); err != nil {
 			return err
 		}
 		return a.flush()
@@ -593,6 +593,9 @@ type sqlBulk struct {
 	// being built (outside mu: results and benchmarks can be added at once).
 	mu, resMu sync.Mutex
 	results   *blockAdder
+	// rollbackJournal: the transaction is written with a rollback
+	// journal (see sqlStore.rollbackJournal), the log taken up again after.
+	rollbackJournal bool
 	// AddBenchmarks's statements, prepared in the transaction.
 	benchStmts map[benchStmt]*sql.Stmt
 }
@@ -648,11 +651,15 @@ func (s *sqlStore) Bulk(ctx context.Context) (Bulk, error) {
 	if _, err := s.prepareInsert(ctx, benchmarksInsert); err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
+	rollbackJournal := s.d.name == "sqlite" && s.rollbackJournal(ctx)
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
+		if rollbackJournal {
+			_, _ = s.db.ExecContext(ctx, `PRAGMA journal_mode = WAL`)
+		}
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	b := &sqlBulk{s: s, ctx: ctx, tx: tx}
+	b := &sqlBulk{s: s, ctx: ctx, tx: tx, rollbackJournal: rollbackJournal}
 	if s.d.name == "sqlite" {
 		// 16 MB of page cache while the bulk adds (SQLite's default is 2
 		// MB): it touches the indexes all over. The default again after.
@@ -665,14 +672,38 @@ func (s *sqlStore) Bulk(ctx context.Context) (Bulk, error) {
 	return b, nil
 }
 
+// rollbackJournal has SQLite write a bulk's transaction with a rollback
+// journal rather than the write-ahead log, if no other connection has the
+// database open (the change needs it alone; it is not waited for). A
+// transaction is as safe from a crash either way, but with the log each
+// page is written twice, into the log and, at the commit, from there into
+// the database (most of a benchmark list's commit), while the journal
+// keeps only the pages the transaction changes, not those it adds at the
+// end of the file. Readers that come meanwhile wait for the commit.
+func (s *sqlStore) rollbackJournal(ctx context.Context) bool {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return false
+	}
+	defer conn.Close()
+	var mode string
+	_, _ = conn.ExecContext(ctx, `PRAGMA busy_timeout = 0`)
+	err = conn.QueryRowContext(ctx, `PRAGMA journal_mode = DELETE`).Scan(&mode)
+	_, _ = conn.ExecContext(ctx, `PRAGMA busy_timeout = `+strconv.Itoa(sqliteBusyMillis))
+	return err == nil && mode == "delete"
+}
+
 // done ends the bulk: the page cache back to SQLite's default.
 func (b *sqlBulk) done() {
 	if b.cacheSet {
 		_, _ = b.s.db.ExecContext(b.ctx, `PRAGMA cache_size = -2000`)
 	}
+	if b.rollbackJournal {
+		_, _ = b.s.db.ExecContext(b.ctx, `PRAGMA journal_mode = WAL`)
+	}
 }
 
-func (b *sqlBulk) AddResults(rs []Result) (int, error) {
+func (b *sqlBulk) AddResults(rs []Result, at []int64, dup func(i int, first int64)) (int, error) {
 	if len(rs) == 0 {
 		return 0, nil
 	}
@@ -682,7 +713,7 @@ func (b *sqlBulk) AddResults(rs []Result) (int, error) {
 		b.results = newBlockAdder(b.ctx, b.s, b.tx)
 		b.results.txMu = &b.mu
 	}
-	n, err := b.results.add(rs)
+	n, err := b.results.add(rs, at, dup)
 	if err != nil {
 		return 0, fmt.Errorf("store: add results: %w", err)
 	}

@@ -62,7 +62,14 @@ type Store interface {
 // built outside the transaction's lock), so that a year's results and its
 // benchmark list can be read at once.
 type Bulk interface {
-	AddResults(rs []Result) (int, error)
+	// AddResults is Store.AddResults, telling the caller what it skips:
+	// at, if not nil, holds a position of the caller's for each result
+	// (a file's number and line; not 0), and dup, if not nil, is called
+	// with the index in rs of each result skipped and the position of the
+	// result whose key it has, 0 if that one was stored before the
+	// transaction. An importer then needs no set of keys of its own to
+	// name the rows a file gives twice.
+	AddResults(rs []Result, at []int64, dup func(i int, first int64)) (int, error)
 	UpsertBenchmarks(bs []Indexed) error
 	// AddBenchmarks adds the benchmarks whose paths are not in the store
 	// yet, the first of a path given twice, and leaves the others as they

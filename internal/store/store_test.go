@@ -2,10 +2,13 @@ package store_test
 
 import (
 	"context"
+	"database/sql"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/smtarena/smtarena/internal/store"
 	"github.com/smtarena/smtarena/internal/store/storetest"
@@ -69,5 +72,86 @@ func TestSQLiteOwnerOnly(t *testing.T) {
 		if fi.Mode().Perm() != 0o600 {
 			t.Errorf("%s: mode %v, want -rw-------", filepath.Base(p), fi.Mode().Perm())
 		}
+	}
+}
+
+// TestSQLiteBulkJournal: a bulk that has the database alone writes with a
+// rollback journal (each page once, not into the log and then the
+// database), one beside another connection writes into the log without
+// waiting for it, and the store is in WAL mode again after either; the
+// journal is the owner's alone, as the database is.
+func TestSQLiteBulkJournal(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "s.db")
+	st, err := store.OpenSQLite(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	many := make([]store.Result, 20000)
+	for i := range many {
+		many[i] = store.Result{Competition: "c", Year: 2024, Track: "unsat-core", Solver: "s", BenchmarkPath: fmt.Sprintf("non-incremental/QF_UF/f/%d.smt2", i),
+			Status: "complete", Answer: "unsat", Extra: strings.Repeat("x", 100+i%1000), SourceKey: fmt.Sprint("k", i)}
+	}
+	add := func(rs []store.Result) {
+		t.Helper()
+		bulk, err := st.Bulk(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n, err := bulk.AddResults(rs, nil, nil); err != nil || n != len(rs) {
+			t.Fatalf("add: %d %v", n, err)
+		}
+		if err := bulk.Commit(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	walSize := func() int64 {
+		fi, err := os.Stat(path + "-wal")
+		if err != nil {
+			return 0
+		}
+		return fi.Size()
+	}
+	journalMode := func() string {
+		db, err := sql.Open("sqlite3", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		var mode string
+		if err := db.QueryRow(`PRAGMA journal_mode`).Scan(&mode); err != nil {
+			t.Fatal(err)
+		}
+		return mode
+	}
+	add(many[:10000])
+	if n := walSize(); n > 1<<20 {
+		t.Errorf("alone: the log has %d bytes after the bulk, want next to none", n)
+	}
+	if m := journalMode(); m != "wal" {
+		t.Errorf("after a bulk alone: journal mode %s, want wal", m)
+	}
+	other, err := store.OpenSQLite(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if n, err := other.CountResults(ctx, store.ResultFilter{}); err != nil || n != 10000 {
+		t.Fatalf("the other connection counts %d, %v", n, err)
+	}
+	start := time.Now()
+	add(many[10000:])
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("a bulk beside another connection took %v: it waited for it", d)
+	}
+	if n := walSize(); n < 1<<20 {
+		t.Errorf("beside another connection: the log has %d bytes, want the bulk's pages", n)
+	}
+	if n, err := other.CountResults(ctx, store.ResultFilter{}); err != nil || n != 20000 {
+		t.Errorf("the other connection counts %d, %v", n, err)
+	}
+	if m := journalMode(); m != "wal" {
+		t.Errorf("journal mode %s, want wal", m)
 	}
 }

@@ -164,7 +164,7 @@ func Run(t *testing.T, newDSN func(t *testing.T) string) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if n, err := bulk.AddResults([]store.Result{r}); err != nil || n != 1 {
+			if n, err := bulk.AddResults([]store.Result{r}, nil, nil); err != nil || n != 1 {
 				t.Fatalf("bulk add: %d %v", n, err)
 			}
 			if err := bulk.UpsertBenchmarks([]store.Indexed{b}); err != nil {
@@ -191,6 +191,29 @@ func Run(t *testing.T, newDSN func(t *testing.T) string) {
 		// The store is usable again, and what is there is not added twice.
 		if n, err := s.AddResults(ctx, []store.Result{r}); err != nil || n != 0 {
 			t.Errorf("add again: %d %v", n, err)
+		}
+		// With positions, each result skipped is told with the position
+		// of the one with its key: 0 for one stored before; the first to
+		// give a stored key again stands for it to those after it.
+		r2 := r
+		r2.SourceKey, r2.Solver = "k2", "cvc5"
+		bulk, err := s.Bulk(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		type skip struct {
+			i     int
+			first int64
+		}
+		var skips []skip
+		dup := func(i int, first int64) { skips = append(skips, skip{i, first}) }
+		n1, err1 := bulk.AddResults([]store.Result{r2, r, r2}, []int64{11, 12, 13}, dup)
+		n2, err2 := bulk.AddResults([]store.Result{r, r2}, []int64{21, 22}, dup)
+		if err := bulk.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		if err1 != nil || err2 != nil || n1 != 1 || n2 != 0 || !slices.Equal(skips, []skip{{1, 0}, {2, 11}, {0, 12}, {1, 11}}) {
+			t.Errorf("skips with positions: %d %d %v %v, %v", n1, n2, err1, err2, skips)
 		}
 	})
 
@@ -227,7 +250,7 @@ func Run(t *testing.T, newDSN func(t *testing.T) string) {
 			}
 			added := 0
 			for lo := 0; lo < n; lo += 4800 {
-				k, err := bulk.AddResults(rs[lo:min(n, lo+4800)])
+				k, err := bulk.AddResults(rs[lo:min(n, lo+4800)], nil, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -394,7 +417,7 @@ func Run(t *testing.T, newDSN func(t *testing.T) string) {
 					if g%2 == 0 {
 						r := store.Result{Year: 2024, Track: fmt.Sprint("t", g), Solver: "z3", BenchmarkPath: fmt.Sprint("non-incremental/QF_UF/", i),
 							SourceKey: fmt.Sprint(g, ":", i)}
-						if _, err := bulk.AddResults([]store.Result{r}); err != nil {
+						if _, err := bulk.AddResults([]store.Result{r}, nil, nil); err != nil {
 							errs[g] = err
 						}
 					} else if _, err := bulk.AddBenchmarks([]store.Indexed{bench(fmt.Sprintf("non-incremental/QF_UF/%d/%d.smt2", g, i), "QF_UF", benchmark.Sat)}); err != nil {

@@ -1,0 +1,188 @@
+package official
+
+// scanObject reads the object at the start of b (its '{') as element
+// does, wholly within b: its members (spans relative to b) and its length.
+// It stops (ok false) at anything it leaves to element, which reads the
+// object again with refills and the error messages: the end of b, an
+// escape in a string, a byte that is not JSON, deep nesting. The results
+// of the smtcomp tool fit its buffer, and it reads them without a call a
+// byte.
+func scanObject(b []byte, ms []member) (_ []member, n int, ok bool) {
+	ms = ms[:0]
+	i := 1
+	for first := true; ; first = false {
+		i = skipSpace(b, i)
+		if i >= len(b) {
+			return ms, 0, false
+		}
+		if b[i] == '}' && first {
+			return ms, i + 1, true
+		}
+		if !first {
+			switch b[i] {
+			case '}':
+				return ms, i + 1, true
+			case ',':
+				i = skipSpace(b, i+1)
+			default:
+				return ms, 0, false
+			}
+		}
+		var m member
+		m.key.lo = i
+		if i = scanString(b, i); i < 0 {
+			return ms, 0, false
+		}
+		m.key.hi = i
+		i = skipSpace(b, i)
+		if i >= len(b) || b[i] != ':' {
+			return ms, 0, false
+		}
+		i = skipSpace(b, i+1)
+		m.val.lo = i
+		if i = scanValue(b, i, 1); i < 0 {
+			return ms, 0, false
+		}
+		m.val.hi = i
+		ms = append(ms, m)
+	}
+}
+
+// skipSpace returns the index of the first byte at or after i that is
+// not white space.
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && b[i] <= ' ' && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// scanString returns the index after the string at i (a plain one: no
+// escapes), or -1.
+func scanString(b []byte, i int) int {
+	if i >= len(b) || b[i] != '"' {
+		return -1
+	}
+	for i++; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '"':
+			return i + 1
+		case c == '\\' || c < 0x20:
+			return -1
+		}
+	}
+	return -1
+}
+
+// scanMaxDepth bounds the nesting scanValue reads (element reads deeper
+// ones).
+const scanMaxDepth = 16
+
+// scanValue returns the index after the value at i, or -1.
+func scanValue(b []byte, i, depth int) int {
+	if i >= len(b) {
+		return -1
+	}
+	switch c := b[i]; {
+	case c == '"':
+		return scanString(b, i)
+	case c == '-' || ('0' <= c && c <= '9'):
+		return scanNumber(b, i)
+	case c == 't':
+		return scanWord(b, i, "true")
+	case c == 'f':
+		return scanWord(b, i, "false")
+	case c == 'n':
+		return scanWord(b, i, "null")
+	case c == '{' || c == '[':
+		if depth >= scanMaxDepth {
+			return -1
+		}
+		closer := byte(']')
+		if c == '{' {
+			closer = '}'
+		}
+		i++
+		for first := true; ; first = false {
+			i = skipSpace(b, i)
+			if i >= len(b) {
+				return -1
+			}
+			if b[i] == closer {
+				return i + 1
+			}
+			if !first {
+				if b[i] != ',' {
+					return -1
+				}
+				i = skipSpace(b, i+1)
+			}
+			if closer == '}' {
+				if i = scanString(b, i); i < 0 {
+					return -1
+				}
+				i = skipSpace(b, i)
+				if i >= len(b) || b[i] != ':' {
+					return -1
+				}
+				i = skipSpace(b, i+1)
+			}
+			if i = scanValue(b, i, depth+1); i < 0 {
+				return -1
+			}
+		}
+	}
+	return -1
+}
+
+// scanWord returns the index after the literal w at i, or -1.
+func scanWord(b []byte, i int, w string) int {
+	if len(b)-i < len(w) || string(b[i:i+len(w)]) != w {
+		return -1
+	}
+	return i + len(w)
+}
+
+// scanNumber returns the index after the number at i, or -1 (also when
+// the number may go on past b).
+func scanNumber(b []byte, i int) int {
+	if b[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		j := i
+		for j < len(b) && '0' <= b[j] && b[j] <= '9' {
+			j++
+		}
+		n := j - i
+		i = j
+		return n
+	}
+	switch {
+	case i >= len(b):
+		return -1
+	case b[i] == '0':
+		i++
+	case digits() == 0:
+		return -1
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		if digits() == 0 {
+			return -1
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return -1
+		}
+	}
+	if i >= len(b) {
+		return -1 // more digits may follow in the input
+	}
+	return i
+}
