@@ -815,7 +815,7 @@ func (s *sqlStore) CountResults(ctx context.Context, f ResultFilter) (int, error
 // rows'), then the rows.
 func (s *sqlStore) EachResult(ctx context.Context, f ResultFilter, fn func(*Result) error) error {
 	var fnErr error // an error of fn, returned as it is
-	err := eachBlock(ctx, s.db, f, func(r *Result) error {
+	err := eachBlockOf(ctx, s.db, s.d, f, func(r *Result) error {
 		fnErr = fn(r)
 		return fnErr
 	})
