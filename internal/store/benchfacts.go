@@ -36,9 +36,13 @@ var (
 	_ FactStore = (*Postgres)(nil)
 )
 
-// benchFactsChunk bounds the paths sent in one query (the JSON of them
-// is copied on its way to the database: a few MB at a time).
-const benchFactsChunk = 16384
+// benchFactsChunk bounds the paths sent in one query: the JSON of them is
+// copied on its way to the database, and SQLite parses it and builds the
+// answer in memory of its own. 4096 paths (some 300 KB) keep that memory
+// small enough to be reused from one query to the next: the 66,188 paths
+// of the 2024 unsat-core results take 1,900 page faults, against 4,300 in
+// chunks of 16,384, for as many lookups a second.
+const benchFactsChunk = 4096
 
 func (s *sqlStore) BenchFacts(ctx context.Context, paths []string) ([]BenchFact, error) {
 	out := make([]BenchFact, len(paths))
