@@ -90,9 +90,9 @@ one process, several tracks at a time: each as --track T would, with --out DIR
 its pages in DIR/T; to stdout the tracks follow one another in a fixed order
 (single-query, incremental, unsat-core, model-validation, proof, parallel,
 cloud), each headed by a line "# track: T" (json and web-json: one object, each
-track's output under its name). Tracks without results of the year, or that
-the rules lack, are named on stderr and skipped; --division keeps that
-division in the tracks that have it.`,
+track's output under its name). Tracks without results of the year (or of
+--competition), or that the rules lack, are named on stderr and skipped;
+--division keeps that division in the tracks that have it.`,
 		Example: `  smtarena import ../shared/official-results/2019/results/Model_Validation_Track.csv.tar.xz
   smtarena score --rules 2019 --track model-validation --compat official \
       --solvers ../shared/official-results/2019/registration/solvers_divisions_final.csv

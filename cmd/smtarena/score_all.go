@@ -217,7 +217,7 @@ var errNoDivision = errors.New("no such division")
 // of the tracks that failed, each named.
 func printTracks(io streams, opts ScoreOptions, tracks []*trackScore) error {
 	var errs []error
-	var noDiv []string
+	var noDiv, noneOf []string
 	for _, ts := range tracks {
 		for _, l := range strings.SplitAfter(ts.err.String(), "\n") {
 			if l == "" {
@@ -231,14 +231,22 @@ func printTracks(io streams, opts ScoreOptions, tracks []*trackScore) error {
 		switch {
 		case errors.Is(ts.fail, errNoDivision):
 			noDiv = append(noDiv, string(ts.track))
+		case errors.Is(ts.fail, errNoResults): // none of --competition
+			noneOf = append(noneOf, string(ts.track))
 		case ts.fail != nil:
 			errs = append(errs, fmt.Errorf("%s track: %w", ts.track, ts.fail))
 		}
 	}
+	if len(noneOf) > 0 {
+		fmt.Fprintf(io.err, "smtarena: no results of %s in the %s: skipped\n", opts.Competition, namedTracks(noneOf))
+	}
+	if len(noneOf) == len(tracks) {
+		return fmt.Errorf("%w of %s in %s", errNoResults, opts.Competition, opts.DB)
+	}
 	if len(noDiv) > 0 {
 		fmt.Fprintf(io.err, "smtarena: no division %s in the %s: skipped\n", opts.Division, namedTracks(noDiv))
 	}
-	if len(noDiv) == len(tracks) {
+	if len(noDiv) > 0 && len(noDiv)+len(noneOf) == len(tracks) {
 		return fmt.Errorf("no division %s in the results of any track", opts.Division)
 	}
 	asObject := opts.Out == "" && (opts.Format == "json" || opts.Format == "web-json")

@@ -108,6 +108,12 @@ func TestScoreAll2024(t *testing.T) {
 	if code == 0 || !strings.Contains(errs, "no division QF_None in the results of any track") {
 		t.Errorf("--division QF_None: %d %s", code, errs)
 	}
+	// None of the competition asked for: named, and an error.
+	code, _, errs = runCLI(t, "", scoreArgs("all", "--competition", "SMT-COMP 2023")...)
+	if code == 0 || !strings.Contains(errs, "no results of SMT-COMP 2023 in the incremental, unsat-core, parallel and cloud tracks: skipped") ||
+		!strings.Contains(errs, "no results of SMT-COMP 2023 in "+db) {
+		t.Errorf("--competition SMT-COMP 2023: %d %s", code, errs)
+	}
 	// No results of the year: an error, and nothing written.
 	code, _, errs = runCLI(t, "", scoreArgs("all", "--year", "2023", "--format", "web-json", "--out", filepath.Join(tmp, "none"))...)
 	if code == 0 || !strings.Contains(errs, "no results of 2023 in "+db) {
