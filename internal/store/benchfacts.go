@@ -4,10 +4,13 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/smtarena/smtarena/internal/benchmark"
@@ -80,45 +83,97 @@ func (s *sqlStore) BenchFacts(ctx context.Context, paths []string) ([]BenchFact,
 		}
 		first = append(first, int32(len(order)))
 	}
-	var buf []byte
-	var found []BenchFact // a chunk's facts where they are scattered from
-	for at := 0; at < len(lookup); at += benchFactsChunk {
-		chunk := lookup[at:min(at+benchFactsChunk, len(lookup))]
-		n := 2
-		for _, p := range chunk {
-			n += len(p) + 3
-		}
-		if cap(buf) < n {
-			buf = make([]byte, 0, n)
-		}
-		buf = appendJSONStrings(buf[:0], chunk)
-		// The array as a string, not copied (megabytes: the driver
-		// copies it), and not changed while the query runs.
-		arg := unsafe.String(unsafe.SliceData(buf), len(buf))
-		var facts sql.NullString
-		if err := s.db.QueryRowContext(ctx, q, arg).Scan(&facts); err != nil {
+	// The chunks are looked up at once on as many connections as there
+	// are processors (SQLite's store has one connection of its own, for
+	// writing: its readers are others), each chunk's facts going to places
+	// of their own.
+	chunks := (len(lookup) + benchFactsChunk - 1) / benchFactsChunk
+	pool, workers := s.db, 1
+	if chunks > 1 && runtime.GOMAXPROCS(0) > 1 {
+		var err error
+		if pool, err = s.readPool(); err != nil {
 			return nil, fmt.Errorf("store: benchmark facts: %w", err)
 		}
-		dst := out[at : at+len(chunk)]
-		if order != nil {
-			if found == nil {
-				found = make([]BenchFact, min(benchFactsChunk, len(lookup)))
-			}
-			dst = found[:len(chunk)]
-			clear(dst)
-		}
-		if err := readBenchFacts(facts.String, dst); err != nil {
-			return nil, fmt.Errorf("store: benchmark facts: %w", err)
-		}
-		if order != nil {
-			for k, f := range dst {
-				for _, i := range order[first[at+k]:first[at+k+1]] {
-					out[i] = f
+		workers = min(chunks, runtime.GOMAXPROCS(0), maxReaders)
+	}
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var buf []byte
+			var found []BenchFact // a chunk's facts where they are scattered from
+			for c := w; c < chunks; c += workers {
+				at := c * benchFactsChunk
+				chunk := lookup[at:min(at+benchFactsChunk, len(lookup))]
+				n := 2
+				for _, p := range chunk {
+					n += len(p) + 3
+				}
+				if cap(buf) < n {
+					buf = make([]byte, 0, n)
+				}
+				buf = appendJSONStrings(buf[:0], chunk)
+				// The array as a string, not copied (the driver copies
+				// it), and not changed while the query runs.
+				arg := unsafe.String(unsafe.SliceData(buf), len(buf))
+				var facts sql.NullString
+				if err := pool.QueryRowContext(ctx, q, arg).Scan(&facts); err != nil {
+					errs[w] = err
+					return
+				}
+				dst := out[at : at+len(chunk)]
+				if order != nil {
+					if found == nil {
+						found = make([]BenchFact, min(benchFactsChunk, len(lookup)))
+					}
+					dst = found[:len(chunk)]
+					clear(dst)
+				}
+				if err := readBenchFacts(facts.String, dst); err != nil {
+					errs[w] = err
+					return
+				}
+				if order != nil {
+					for k, f := range dst {
+						for _, i := range order[first[at+k]:first[at+k+1]] {
+							out[i] = f
+						}
+					}
 				}
 			}
-		}
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("store: benchmark facts: %w", err)
 	}
 	return out, nil
+}
+
+// maxReaders bounds the connections that read at once for one call.
+const maxReaders = 4
+
+// readPool returns the connections to read with at once: PostgreSQL's
+// pool; for SQLite a pool of query-only connections beside the store's
+// own, opened the first time (WAL lets them read while it writes).
+func (s *sqlStore) readPool() (*sql.DB, error) {
+	if s.readDSN == "" {
+		return s.db, nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.readers == nil {
+		db, err := sql.Open("sqlite3", s.readDSN)
+		if err != nil {
+			return nil, err
+		}
+		db.SetMaxOpenConns(maxReaders)
+		db.SetMaxIdleConns(maxReaders)
+		s.readers = db
+	}
+	return s.readers, nil
 }
 
 // hasRepeats says whether sorted paths name one twice.

@@ -69,7 +69,10 @@ func OpenSQLite(ctx context.Context, path string) (*SQLite, error) {
 	// One writer at a time is what SQLite allows; a single connection
 	// also keeps transactions from waiting on each other.
 	db.SetMaxOpenConns(1)
-	s := &SQLite{sqlStore{db: db, d: sqliteDialect}}
+	// Connections that only read, beside: BenchFacts reads on several at
+	// once.
+	rq := url.Values{"_busy_timeout": {"30000"}, "_mutex": {"no"}, "_query_only": {"1"}}
+	s := &SQLite{sqlStore{db: db, d: sqliteDialect, readDSN: "file:" + path + "?" + rq.Encode()}}
 	if err := pingSQLite(ctx, db); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)

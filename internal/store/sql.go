@@ -138,6 +138,10 @@ type sqlStore struct {
 
 	mu    sync.Mutex
 	stmts map[string]*sql.Stmt // prepared multi-row INSERTs, by text
+	// SQLite: where query-only connections read at once (readPool), and
+	// those once opened
+	readDSN string
+	readers *sql.DB
 }
 
 // prepared returns the statement of a query, prepared once: SQLite takes
@@ -252,7 +256,12 @@ func (s *sqlStore) Close() error {
 		st.Close()
 	}
 	s.stmts = nil
+	readers := s.readers
+	s.readers = nil
 	s.mu.Unlock()
+	if readers != nil {
+		readers.Close()
+	}
 	return s.db.Close()
 }
 

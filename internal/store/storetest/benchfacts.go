@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/smtarena/smtarena/internal/benchmark"
@@ -50,6 +51,34 @@ func benchFacts(t *testing.T, s store.Store) {
 	for i := len(want); i < len(paths); i += 2 {
 		if got[i] != (store.BenchFact{Indexed: true, Status: benchmark.Unknown, CheckSats: 7}) || got[i+1] != (store.BenchFact{}) {
 			t.Fatalf("%d: %+v %+v", i, got[i], got[i+1])
+		}
+	}
+	// Many paths, unsorted, some not there: looked up in several chunks
+	// at once.
+	var many []store.Indexed
+	for i := range 10000 {
+		many = append(many, store.Indexed{Benchmark: benchmark.Benchmark{Path: fmt.Sprintf("non-incremental/QF_LIA/m/%05d.smt2", i), Logic: "QF_LIA", Status: benchmark.Sat, Asserts: i}})
+	}
+	if err := s.UpsertBenchmarks(ctx, many); err != nil {
+		t.Fatal(err)
+	}
+	var ask []string
+	for i := 10999; i >= 0; i-- {
+		ask = append(ask, fmt.Sprintf("non-incremental/QF_LIA/m/%05d.smt2", (i*7919)%11000))
+	}
+	got, err = s.BenchFacts(ctx, ask)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range ask {
+		var k int
+		fmt.Sscanf(p, "non-incremental/QF_LIA/m/%05d.smt2", &k)
+		want := store.BenchFact{}
+		if k < 10000 {
+			want = store.BenchFact{Indexed: true, Status: benchmark.Sat, Asserts: k}
+		}
+		if got[i] != want {
+			t.Fatalf("%s: %+v, want %+v", p, got[i], want)
 		}
 	}
 	// None found.
