@@ -23,6 +23,7 @@ const allTracks = "all"
 // messages, printed once every track is done, in the order of the tracks.
 type trackScore struct {
 	track    benchmark.Track
+	so       score.Options
 	results  int // stored results of the year
 	out, err bytes.Buffer
 	fail     error
@@ -32,7 +33,8 @@ type trackScore struct {
 // with results in the store, scored as `--track T` scores it, in one
 // process: the store is opened once, the inputs that do not depend on the
 // track (--exclude, --defs, --submissions) are read once, and the tracks
-// are scored at once (as many at a time as GOMAXPROCS). With --out DIR a
+// are scored at once as far as their rows fit in the memory of the largest
+// (rowBudget) and GOMAXPROCS allows. With --out DIR a
 // track's pages go into DIR/TRACK; to stdout the tracks come one after
 // another in the order of benchmark.Tracks, each headed by its name.
 func runScoreAll(ctx context.Context, opts ScoreOptions, io streams) error {
@@ -80,25 +82,20 @@ func runScoreAll(ctx context.Context, opts ScoreOptions, io streams) error {
 	}
 	// The options of each track (the first error of these ends it all:
 	// they are the user's flags, not the data).
-	sos := make([]score.Options, len(tracks))
-	for i, ts := range tracks {
+	for _, ts := range tracks {
 		to := opts
 		to.Track = string(ts.track)
-		if sos[i], err = scoreOptions(&to); err != nil {
+		if ts.so, err = scoreOptions(&to); err != nil {
 			return fmt.Errorf("%s track: %w", ts.track, err)
 		}
 	}
-	in, err := readScoreInputs(opts, sos[0])
+	in, err := readScoreInputs(opts, tracks[0].so)
 	if err != nil {
 		return err
 	}
 	// The tracks are scored at once as far as their rows fit (rowBudget),
 	// the biggest first; each writes its pages once scored, while the next
 	// ones are read and scored.
-	at := map[*trackScore]int{}
-	for i, ts := range tracks {
-		at[ts] = i
-	}
 	budget := newRowBudget(tracks, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
 	for ts := range budget.schedule() {
@@ -110,7 +107,7 @@ func runScoreAll(ctx context.Context, opts ScoreOptions, io streams) error {
 			if to.Out != "" {
 				to.Out = filepath.Join(opts.Out, string(ts.track))
 			}
-			ts.fail = scoreTrack(ctx, st, to, sos[at[ts]], in, func() { budget.release(ts) }, streams{io.in, &ts.out, &ts.err})
+			ts.fail = scoreTrack(ctx, st, to, ts.so, in, func() { budget.release(ts) }, streams{io.in, &ts.out, &ts.err})
 		}()
 	}
 	wg.Wait()
