@@ -623,6 +623,15 @@ func (b *sqlBulk) fill(table string) error {
 		b.seen = map[string]bool{}
 	}
 	b.seen[table] = true
+	if table == "benchmarks" && !b.cacheSet {
+		// 16 MB of page cache while the bulk adds benchmarks (SQLite's
+		// default is 2 MB): it touches the indexes all over. The default
+		// again after. (Results go into blocks, written once each.)
+		if _, err := b.tx.ExecContext(b.ctx, `PRAGMA cache_size = -16384`); err != nil {
+			return err
+		}
+		b.cacheSet = true
+	}
 	var one int
 	err := b.tx.QueryRowContext(b.ctx, `SELECT 1 FROM `+table+` LIMIT 1`).Scan(&one)
 	if err == nil || !errors.Is(err, sql.ErrNoRows) {
@@ -668,17 +677,7 @@ func (s *sqlStore) Bulk(ctx context.Context) (Bulk, error) {
 		}
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	b := &sqlBulk{s: s, ctx: ctx, tx: tx, rollbackJournal: rollbackJournal}
-	if s.d.name == "sqlite" {
-		// 16 MB of page cache while the bulk adds (SQLite's default is 2
-		// MB): it touches the indexes all over. The default again after.
-		if _, err := tx.ExecContext(ctx, `PRAGMA cache_size = -16384`); err != nil {
-			_ = tx.Rollback()
-			return nil, fmt.Errorf("store: %w", err)
-		}
-		b.cacheSet = true
-	}
-	return b, nil
+	return &sqlBulk{s: s, ctx: ctx, tx: tx, rollbackJournal: rollbackJournal}, nil
 }
 
 // rollbackJournal has SQLite write a bulk's transaction with a rollback
