@@ -100,6 +100,15 @@ func (t *Table) Add(k Hash, v int) (int, bool) {
 	}
 }
 
+// Reserve makes room for n hashes in all, so that adding them does not
+// grow the table step by step (each step a table twice the last, written
+// afresh).
+func (t *Table) Reserve(n int) {
+	if len(t.slots) < n*2 {
+		t.resize(n * 2)
+	}
+}
+
 // Set gives a hash a value, adding it if it is not there.
 func (t *Table) Set(k Hash, v int) {
 	if t.slots == nil {

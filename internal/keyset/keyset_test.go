@@ -55,6 +55,15 @@ func TestTable(t *testing.T) {
 	if empty.Len() != 101 {
 		t.Errorf("Len after Set %d, want 101", empty.Len())
 	}
+	// Reserve makes room, keeping what is there
+	before := len(empty.slots)
+	empty.Reserve(5000)
+	if len(empty.slots) < 10000 || len(empty.slots) <= before || empty.Len() != 101 {
+		t.Errorf("after Reserve(5000): %d slots (from %d), %d hashes", len(empty.slots), before, empty.Len())
+	}
+	if v, ok := empty.Get(Hash{3 << 40, 3}); !ok || v != 9 {
+		t.Errorf("after Reserve, Get: %d %v", v, ok)
+	}
 }
 
 func BenchmarkAdd(b *testing.B) {

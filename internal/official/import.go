@@ -296,6 +296,9 @@ type batcher struct {
 	// batcher by number, the position of each of its problems (in the
 	// order of stats.Problems), and the results of its files that had the
 	// key of one before (written by the writer, read after it is done).
+	// expect: about how many results the file has, if known (to size the
+	// store's set of keys at once)
+	expect  int
 	no      int64
 	files   []string
 	fileNos map[string]int64
@@ -341,6 +344,9 @@ func (b *batcher) start() error {
 		return err
 	}
 	b.bulk = bulk
+	if b.expect > 0 {
+		bulk.Expect(b.expect)
+	}
 	b.wb = newWriteBehind(b.write, func(rb resultBatch) int { return len(rb.rs) },
 		func(rb resultBatch) resultBatch { return resultBatch{rs: rb.rs[:0], at: rb.at[:0]} },
 		func() resultBatch {

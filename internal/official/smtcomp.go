@@ -182,7 +182,7 @@ func ImportSMTCOMPJSON(ctx context.Context, st store.Store, path string, opts Op
 	defer closer()
 	d := newJSONReader(r)
 	// A result takes some 380 bytes of the tool's JSON.
-	b := &batcher{ctx: ctx, st: st}
+	b := &batcher{ctx: ctx, st: st, expect: mapHint(path, 380)}
 	if err := b.start(); err != nil {
 		return Stats{}, err
 	}

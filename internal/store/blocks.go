@@ -373,6 +373,8 @@ type blockAdder struct {
 	build map[yearTrack]*blockBuilder
 	order []*blockBuilder             // the blocks being built, in the order they were started
 	spare map[yearTrack]*blockBuilder // builders of blocks written, for the next
+	// expected: the results said to be coming (Bulk.Expect)
+	expected int
 	// add's: the keys' hashes, the results skipped
 	hashes []keyset.Hash
 	skip   []int
@@ -487,6 +489,15 @@ func (a *blockAdder) add(rs []Result, at []int64, dup func(i int, first int64)) 
 	return added, nil
 }
 
+// expect makes room for n more results in the sets of keys made and to
+// be made.
+func (a *blockAdder) expect(n int) {
+	a.expected += n
+	for _, keys := range a.keys {
+		keys.Reserve(keys.Len() + n)
+	}
+}
+
 // keysOf returns the set of keys of a year, loading those recorded the
 // first time: PostgreSQL first takes a lock on the year's results to the
 // end of the transaction, so that two imports of one year do not both add
@@ -502,7 +513,7 @@ func (a *blockAdder) keysOf(year int) (*keyset.Table, error) {
 			return nil, err
 		}
 	}
-	keys := keyset.New(1 << 16) // an import of a year adds many
+	keys := keyset.New(max(1<<16, a.expected)) // an import of a year adds many
 	rows, err := a.tx.QueryContext(a.ctx, `SELECT source_key FROM results WHERE year = $1`, year)
 	if err != nil {
 		return nil, err

@@ -728,6 +728,16 @@ func (b *sqlBulk) AddResults(rs []Result, at []int64, dup func(i int, first int6
 	return n, nil
 }
 
+func (b *sqlBulk) Expect(n int) {
+	b.resMu.Lock()
+	defer b.resMu.Unlock()
+	if b.results == nil {
+		b.results = newBlockAdder(b.ctx, b.s, b.tx)
+		b.results.txMu = &b.mu
+	}
+	b.results.expect(n)
+}
+
 func (b *sqlBulk) UpsertBenchmarks(bs []Indexed) error {
 	if len(bs) == 0 {
 		return nil

@@ -70,6 +70,10 @@ type Bulk interface {
 	// transaction. An importer then needs no set of keys of its own to
 	// name the rows a file gives twice.
 	AddResults(rs []Result, at []int64, dup func(i int, first int64)) (int, error)
+	// Expect says that about n more results are coming (a guess, not a
+	// limit: an importer's from its file's size), so that the set of keys
+	// of their year is made that large at once.
+	Expect(n int)
 	UpsertBenchmarks(bs []Indexed) error
 	// AddBenchmarks adds the benchmarks whose paths are not in the store
 	// yet, the first of a path given twice, and leaves the others as they
