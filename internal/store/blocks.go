@@ -196,7 +196,7 @@ func joinKey(r *Result, head, tail string) string {
 // encode writes the block: the magic, the row count, each string column
 // (dictionary size, entries as length and bytes, then the rows' indexes
 // unless the dictionary has one entry), then the float columns.
-func (b *blockBuilder) encode() []byte {
+func (b *blockBuilder) encode(dst []byte) []byte {
 	size := len(blockMagic) + 10
 	for c := range stringCols {
 		size += 10 + len(b.index[c])
@@ -204,7 +204,7 @@ func (b *blockBuilder) encode() []byte {
 			size += 5 + len(w)
 		}
 	}
-	out := make([]byte, 0, size+floatCols*8*b.n)
+	out := slices.Grow(dst[:0], size+floatCols*8*b.n)
 	out = append(out, blockMagic...)
 	out = binary.AppendUvarint(out, uint64(b.n))
 	for c := range stringCols {
@@ -373,6 +373,8 @@ type blockAdder struct {
 	build map[yearTrack]*blockBuilder
 	order []*blockBuilder             // the blocks being built, in the order they were started
 	spare map[yearTrack]*blockBuilder // builders of blocks written, for the next
+	// enc: the buffer blocks are encoded into (see write)
+	enc []byte
 	// expected: the results said to be coming (Bulk.Expect)
 	expected int
 	// add's: the keys' hashes, the results skipped
@@ -548,7 +550,10 @@ func (a *blockAdder) write(b *blockBuilder) error {
 		return nil
 	}
 	defer b.reset()
-	data := b.encode()
+	// One buffer for the adder's blocks: the database has copied a block
+	// when its INSERT returns, and a fresh one is paid for page by page.
+	a.enc = b.encode(a.enc)
+	data := a.enc
 	a.lock()
 	defer a.unlock()
 	_, err := a.tx.ExecContext(a.ctx, `INSERT INTO result_blocks (year, track, n_results, data) VALUES ($1, $2, $3, $4)`,

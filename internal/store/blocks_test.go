@@ -20,7 +20,7 @@ func sampleBlock() []byte {
 		}
 		b.add(&r)
 	}
-	return b.encode()
+	return b.encode(nil)
 }
 
 // Every cut of a block, and every byte of it changed, gives an error or a
