@@ -62,42 +62,42 @@ func (t *Table) put(s slot) {
 	}
 }
 
-// Get returns the value of a hash, if it is there.
-func (t *Table) Get(k Hash) (int, bool) {
-	if t.slots == nil {
-		return 0, false
-	}
-	mask := uint64(len(t.slots) - 1)
-	for i := k[0] & mask; ; i = (i + 1) & mask {
-		switch s := &t.slots[i]; {
-		case s.v == 0:
-			return 0, false
-		case s.k == k:
-			return s.v - 1, true
-		}
-	}
-}
-
-// Add records a hash with a value unless it is there already; it returns
-// the value it has (the first one given) and whether it was there.
-func (t *Table) Add(k Hash, v int) (int, bool) {
+// slotOf returns the slot that holds a hash, or the free one where it
+// goes.
+func (t *Table) slotOf(k Hash) *slot {
 	if t.slots == nil {
 		t.resize(16)
 	}
 	mask := uint64(len(t.slots) - 1)
 	for i := k[0] & mask; ; i = (i + 1) & mask {
-		switch s := &t.slots[i]; {
-		case s.v == 0:
-			s.k, s.v = k, v+1
-			t.n++
-			if t.n*2 > len(t.slots) {
-				t.resize(len(t.slots) * 2)
-			}
-			return v, false
-		case s.k == k:
-			return s.v - 1, true
+		if s := &t.slots[i]; s.v == 0 || s.k == k {
+			return s
 		}
 	}
+}
+
+// Get returns the value of a hash, if it is there.
+func (t *Table) Get(k Hash) (int, bool) {
+	if t.slots == nil {
+		return 0, false
+	}
+	s := t.slotOf(k)
+	return s.v - 1, s.v != 0
+}
+
+// Add records a hash with a value unless it is there already; it returns
+// the value it has (the first one given) and whether it was there.
+func (t *Table) Add(k Hash, v int) (int, bool) {
+	s := t.slotOf(k)
+	if s.v != 0 {
+		return s.v - 1, true
+	}
+	s.k, s.v = k, v+1
+	t.n++
+	if t.n*2 > len(t.slots) {
+		t.resize(len(t.slots) * 2)
+	}
+	return v, false
 }
 
 // Reserve makes room for n hashes in all, so that adding them does not
@@ -111,20 +111,11 @@ func (t *Table) Reserve(n int) {
 
 // Set gives a hash a value, adding it if it is not there.
 func (t *Table) Set(k Hash, v int) {
-	if t.slots == nil {
-		t.resize(16)
+	if s := t.slotOf(k); s.v != 0 {
+		s.v = v + 1
+		return
 	}
-	mask := uint64(len(t.slots) - 1)
-	for i := k[0] & mask; ; i = (i + 1) & mask {
-		switch s := &t.slots[i]; {
-		case s.v == 0:
-			t.Add(k, v)
-			return
-		case s.k == k:
-			s.v = v + 1
-			return
-		}
-	}
+	t.Add(k, v)
 }
 
 // Len is how many hashes the table holds.
