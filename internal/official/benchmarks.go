@@ -127,12 +127,12 @@ func ImportBenchmarksJSON(ctx context.Context, st store.Store, path string) (Sta
 	ats, hs := make([]pathAt, 0, hint), make([]uint64, 0, hint)
 	hash := keyset.NewHasher()
 	// The entries' problems and where each is among the entries (Rows).
-	var probRows []int
+	var probRows []int64
 	var key string
 	var n int
 	bad := func(format string, args ...any) {
 		stats.Problems = append(stats.Problems, Problem{File: path, Line: n, Reason: fmt.Sprintf("%s[%d]: ", key, n) + fmt.Sprintf(format, args...)})
-		probRows = append(probRows, stats.Rows)
+		probRows = append(probRows, int64(stats.Rows))
 	}
 	wb := newRowsBehind(bulk.AddBenchmarks, batchSize)
 	buf := make([]store.Indexed, 0, batchSize)
@@ -157,16 +157,15 @@ func ImportBenchmarksJSON(ctx context.Context, st store.Store, path string) (Sta
 		dups := duplicates(ats, hs)
 		stats.Added += added
 		stats.Skipped += written - added - len(dups)
-		all := make([]Problem, 0, len(stats.Problems)+len(dups))
-		for _, dup := range dups {
-			for len(probRows) > 0 && probRows[0] < int(dup.row) {
-				all, stats.Problems, probRows = append(all, stats.Problems[0]), stats.Problems[1:], probRows[1:]
-			}
+		named := make([]Problem, len(dups))
+		dupAt := make([]int64, len(dups))
+		for i, dup := range dups {
 			key, first := arrayNames[dup.at%4], ats[dup.first].at
-			all = append(all, Problem{File: path, Line: int(dup.at / 4),
-				Reason: fmt.Sprintf("%s[%d]: the same benchmark as %s[%d]", key, dup.at/4, arrayNames[first%4], first/4)})
+			named[i] = Problem{File: path, Line: int(dup.at / 4),
+				Reason: fmt.Sprintf("%s[%d]: the same benchmark as %s[%d]", key, dup.at/4, arrayNames[first%4], first/4)}
+			dupAt[i] = int64(dup.row) - 1 // after the problems of the entries before it, before its own
 		}
-		stats.Problems = append(all, stats.Problems...)
+		stats.Problems = mergeProblems(stats.Problems, probRows, named, dupAt)
 		return nil
 	}
 	d := newJSONReader(r)

@@ -32,7 +32,7 @@ func ImportFiles(ctx context.Context, st store.Store, format string, paths []str
 		case "benchmarks-json":
 			lists = append(lists, i)
 		case "smtcomp-json":
-			expect += mapHint(p, 380) // as ImportSMTCOMPJSON guesses
+			expect += resultsHint(p)
 			others = append(others, i)
 		default:
 			others = append(others, i)

@@ -389,6 +389,20 @@ func (b *batcher) add(file string, line int, r store.Result) error {
 	return nil
 }
 
+// mergeProblems merges two lists of problems, each in the order of its
+// positions (at), into one in that order: a problem of ps comes before
+// one of more whose position is not after its own.
+func mergeProblems(ps []Problem, psAt []int64, more []Problem, moreAt []int64) []Problem {
+	all := make([]Problem, 0, len(ps)+len(more))
+	for i, p := range more {
+		for len(ps) > 0 && psAt[0] <= moreAt[i] {
+			all, ps, psAt = append(all, ps[0]), ps[1:], psAt[1:]
+		}
+		all = append(all, p)
+	}
+	return append(all, ps...)
+}
+
 // problem records a problem of a row.
 func (b *batcher) problem(p Problem) {
 	b.stats.Problems = append(b.stats.Problems, p)
@@ -436,15 +450,7 @@ func (b *batcher) finish() error {
 	b.wb = nil
 	// The duplicates among the other problems, in the order read.
 	if len(b.dups) > 0 {
-		all := make([]Problem, 0, len(b.stats.Problems)+len(b.dups))
-		ps, at := b.stats.Problems, b.probAt
-		for i, dup := range b.dups {
-			for len(ps) > 0 && at[0] <= b.dupAt[i] {
-				all, ps, at = append(all, ps[0]), ps[1:], at[1:]
-			}
-			all = append(all, dup)
-		}
-		b.stats.Problems, b.probAt = append(all, ps...), nil
+		b.stats.Problems, b.probAt = mergeProblems(b.stats.Problems, b.probAt, b.dups, b.dupAt), nil
 		written -= len(b.dups)
 		b.dups, b.dupAt = nil, nil
 	}

@@ -9,43 +9,8 @@ package official
 // byte.
 func scanObject(b []byte, ms []member) (_ []member, n int, ok bool) {
 	ms = ms[:0]
-	i := 1
-	for first := true; ; first = false {
-		i = skipSpace(b, i)
-		if i >= len(b) {
-			return ms, 0, false
-		}
-		if b[i] == '}' && first {
-			return ms, i + 1, true
-		}
-		if !first {
-			switch b[i] {
-			case '}':
-				return ms, i + 1, true
-			case ',':
-				i = skipSpace(b, i+1)
-			default:
-				return ms, 0, false
-			}
-		}
-		var m member
-		m.key.lo = i
-		if i = scanString(b, i); i < 0 {
-			return ms, 0, false
-		}
-		m.key.hi = i
-		i = skipSpace(b, i)
-		if i >= len(b) || b[i] != ':' {
-			return ms, 0, false
-		}
-		i = skipSpace(b, i+1)
-		m.val.lo = i
-		if i = scanValue(b, i, 1); i < 0 {
-			return ms, 0, false
-		}
-		m.val.hi = i
-		ms = append(ms, m)
-	}
+	n = scanContainer(b, 0, 0, &ms)
+	return ms, n, n >= 0
 }
 
 // skipSpace returns the index of the first byte at or after i that is
@@ -95,44 +60,58 @@ func scanValue(b []byte, i, depth int) int {
 	case c == 'n':
 		return scanWord(b, i, "null")
 	case c == '{' || c == '[':
-		if depth >= scanMaxDepth {
-			return -1
-		}
-		closer := byte(']')
-		if c == '{' {
-			closer = '}'
-		}
-		i++
-		for first := true; ; first = false {
-			i = skipSpace(b, i)
-			if i >= len(b) {
-				return -1
-			}
-			if b[i] == closer {
-				return i + 1
-			}
-			if !first {
-				if b[i] != ',' {
-					return -1
-				}
-				i = skipSpace(b, i+1)
-			}
-			if closer == '}' {
-				if i = scanString(b, i); i < 0 {
-					return -1
-				}
-				i = skipSpace(b, i)
-				if i >= len(b) || b[i] != ':' {
-					return -1
-				}
-				i = skipSpace(b, i+1)
-			}
-			if i = scanValue(b, i, depth+1); i < 0 {
-				return -1
-			}
-		}
+		return scanContainer(b, i, depth, nil)
 	}
 	return -1
+}
+
+// scanContainer returns the index after the object or array at i, or -1;
+// the members of an object are appended to ms if it is not nil.
+func scanContainer(b []byte, i, depth int, ms *[]member) int {
+	if depth >= scanMaxDepth {
+		return -1
+	}
+	closer := byte(']')
+	if b[i] == '{' {
+		closer = '}'
+	}
+	i++
+	for first := true; ; first = false {
+		i = skipSpace(b, i)
+		if i >= len(b) {
+			return -1
+		}
+		if b[i] == closer {
+			return i + 1
+		}
+		if !first {
+			if b[i] != ',' {
+				return -1
+			}
+			i = skipSpace(b, i+1)
+		}
+		var m member
+		if closer == '}' {
+			m.key.lo = i
+			if i = scanString(b, i); i < 0 {
+				return -1
+			}
+			m.key.hi = i
+			i = skipSpace(b, i)
+			if i >= len(b) || b[i] != ':' {
+				return -1
+			}
+			i = skipSpace(b, i+1)
+		}
+		m.val.lo = i
+		if i = scanValue(b, i, depth+1); i < 0 {
+			return -1
+		}
+		m.val.hi = i
+		if ms != nil {
+			*ms = append(*ms, m)
+		}
+	}
 }
 
 // scanWord returns the index after the literal w at i, or -1.

@@ -146,6 +146,10 @@ func mapHint(path string, perEntry int64) int {
 	return int(min(jsonSize(path)/perEntry, 1<<22))
 }
 
+// resultsHint is how many results a file of the smtcomp tool may hold: a
+// result takes some 380 bytes of its JSON.
+func resultsHint(path string) int { return mapHint(path, 380) }
+
 // The fields of a result of the smtcomp tool (defs.Result); any other is
 // kept in the result's Extra under its own name.
 var resultFields = map[string]bool{"track": true, "solver": true, "file": true, "result": true, "cpu_time": true,
@@ -181,8 +185,7 @@ func ImportSMTCOMPJSON(ctx context.Context, st store.Store, path string, opts Op
 	}
 	defer closer()
 	d := newJSONReader(r)
-	// A result takes some 380 bytes of the tool's JSON.
-	b := &batcher{ctx: ctx, st: st, expect: mapHint(path, 380)}
+	b := &batcher{ctx: ctx, st: st, expect: resultsHint(path)}
 	if err := b.start(); err != nil {
 		return Stats{}, err
 	}

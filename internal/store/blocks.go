@@ -532,7 +532,7 @@ func (a *blockAdder) keysOf(year int) (*keyset.Table, error) {
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	err = eachBlock(a.ctx, a.tx, ResultFilter{Year: year}, func(r *Result) error {
+	err = eachBlock(a.ctx, a.tx, a.s.d, ResultFilter{Year: year}, func(r *Result) error {
 		keys.Add(a.hash.Of(r.SourceKey), 0)
 		return nil
 	})
@@ -588,15 +588,10 @@ func blocksWhere(f ResultFilter) (string, []any) {
 
 // eachBlock calls fn with the results of the blocks that match a filter,
 // block by block (one in memory at a time, no query left open while fn
-// runs).
-func eachBlock(ctx context.Context, q querier, f ResultFilter, fn func(*Result) error) error {
-	return eachBlockOf(ctx, q, dialect{}, f, fn)
-}
-
-// eachBlockOf is eachBlock knowing the database: SQLite gives each block
-// as text, which the driver copies once (a blob is copied twice: by the
-// driver, then by database/sql), and a year's blocks are tens of MB.
-func eachBlockOf(ctx context.Context, q querier, db dialect, f ResultFilter, fn func(*Result) error) error {
+// runs). SQLite gives each block as text, which the driver copies once (a
+// blob is copied twice: by the driver, then by database/sql), and a year's
+// blocks are tens of MB.
+func eachBlock(ctx context.Context, q querier, db dialect, f ResultFilter, fn func(*Result) error) error {
 	where, args := blocksWhere(f)
 	rows, err := q.QueryContext(ctx, `SELECT id, year, track FROM result_blocks`+where+` ORDER BY id`, args...)
 	if err != nil {
@@ -654,7 +649,7 @@ func eachBlockOf(ctx context.Context, q querier, db dialect, f ResultFilter, fn 
 }
 
 // countBlocks counts the results of the blocks that match a filter.
-func countBlocks(ctx context.Context, q querier, f ResultFilter) (int, error) {
+func countBlocks(ctx context.Context, q querier, db dialect, f ResultFilter) (int, error) {
 	if f.Solver == "" && f.BenchmarkPath == "" {
 		where, args := blocksWhere(f)
 		var n int
@@ -662,6 +657,6 @@ func countBlocks(ctx context.Context, q querier, f ResultFilter) (int, error) {
 		return n, err
 	}
 	n := 0
-	err := eachBlock(ctx, q, f, func(*Result) error { n++; return nil })
+	err := eachBlock(ctx, q, db, f, func(*Result) error { n++; return nil })
 	return n, err
 }

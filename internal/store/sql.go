@@ -717,11 +717,7 @@ func (b *sqlBulk) AddResults(rs []Result, at []int64, dup func(i int, first int6
 	}
 	b.resMu.Lock()
 	defer b.resMu.Unlock()
-	if b.results == nil {
-		b.results = newBlockAdder(b.ctx, b.s, b.tx)
-		b.results.txMu = &b.mu
-	}
-	n, err := b.results.add(rs, at, dup)
+	n, err := b.adder().add(rs, at, dup)
 	if err != nil {
 		return 0, fmt.Errorf("store: add results: %w", err)
 	}
@@ -731,11 +727,16 @@ func (b *sqlBulk) AddResults(rs []Result, at []int64, dup func(i int, first int6
 func (b *sqlBulk) Expect(n int) {
 	b.resMu.Lock()
 	defer b.resMu.Unlock()
+	b.adder().expect(n)
+}
+
+// adder is the bulk's block adder, made the first time (resMu held).
+func (b *sqlBulk) adder() *blockAdder {
 	if b.results == nil {
 		b.results = newBlockAdder(b.ctx, b.s, b.tx)
 		b.results.txMu = &b.mu
 	}
-	b.results.expect(n)
+	return b.results
 }
 
 func (b *sqlBulk) UpsertBenchmarks(bs []Indexed) error {
@@ -822,7 +823,7 @@ func (s *sqlStore) CountResults(ctx context.Context, f ResultFilter) (int, error
 	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM results`+where, args...).Scan(&n); err != nil {
 		return 0, fmt.Errorf("store: count results: %w", err)
 	}
-	m, err := countBlocks(ctx, s.db, f)
+	m, err := countBlocks(ctx, s.db, s.d, f)
 	if err != nil {
 		return 0, fmt.Errorf("store: count results: %w", err)
 	}
@@ -833,7 +834,7 @@ func (s *sqlStore) CountResults(ctx context.Context, f ResultFilter) (int, error
 // rows'), then the rows.
 func (s *sqlStore) EachResult(ctx context.Context, f ResultFilter, fn func(*Result) error) error {
 	var fnErr error // an error of fn, returned as it is
-	err := eachBlockOf(ctx, s.db, s.d, f, func(r *Result) error {
+	err := eachBlock(ctx, s.db, s.d, f, func(r *Result) error {
 		fnErr = fn(r)
 		return fnErr
 	})
