@@ -232,6 +232,14 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 	paths := make([]string, 0, n) // as many as rows at most: not grown by copies (the part not used is not touched)
 	bench := make([]int32, 0, n)
 	needIndex := false
+	// The facts the rows need of their benchmarks are looked up while the
+	// results are read, from the first row that needs them (all the paths
+	// are looked up then).
+	wantFacts := need.Status || (track == benchmark.UnsatCore && need.Asserts) || (track == benchmark.Incremental && need.CheckSats)
+	if track == benchmark.Incremental && need.CheckSats && checkSats == "" {
+		needIndex = true // the check-sat counts are the library's
+	}
+	var ahead *factsAhead
 	var in interner
 	var rr score.RowReader
 	err = st.EachResult(ctx, f, func(r *store.Result) error {
@@ -267,28 +275,32 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 		if row.Expected == "" || (track == benchmark.UnsatCore && row.Reduction == 0 && row.CoreSize > 0) {
 			needIndex = true
 		}
+		if needIndex && wantFacts {
+			if ahead == nil {
+				ahead = newFactsAhead(ctx, st)
+			}
+			ahead.offer(paths)
+		}
 		return nil
 	})
 	if err != nil || len(rows) == 0 {
-		return nil, nil, err
-	}
-	var checks map[string]int
-	if track == benchmark.Incremental && need.CheckSats {
-		if checkSats != "" {
-			var err error
-			if checks, err = official.ReadCheckSats(checkSats); err != nil {
-				return nil, nil, err
-			}
-		} else {
-			needIndex = true
+		if ahead != nil {
+			ahead.stop()
 		}
+		return nil, nil, err
 	}
 	// What the rows need of their benchmarks (not the whole records: a
 	// library, or the smtcomp tool's benchmark list, holds hundreds of
 	// thousands of them).
 	var facts []store.BenchFact
-	if needIndex && (need.Status || (track == benchmark.UnsatCore && need.Asserts) || (track == benchmark.Incremental && need.CheckSats)) {
-		if facts, err = st.BenchFacts(ctx, paths); err != nil {
+	if ahead != nil {
+		if facts, err = ahead.wait(paths); err != nil {
+			return nil, nil, err
+		}
+	}
+	var checks map[string]int
+	if track == benchmark.Incremental && need.CheckSats && checkSats != "" {
+		if checks, err = official.ReadCheckSats(checkSats); err != nil {
 			return nil, nil, err
 		}
 	}
