@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/smtarena/smtarena/internal/store"
 )
@@ -84,19 +85,46 @@ func (s Stats) Unusable() int {
 // where it has one. Two results that differ in any of these are two
 // results; importing the same file twice records each once.
 func Key(source string, year int, track, solver, configuration, benchmark, pair string) string {
-	var b strings.Builder
-	b.Grow(len(source) + len(track) + len(solver) + len(configuration) + len(benchmark) + len(pair) + 12)
-	for i, s := range [...]string{source, "", track, solver, configuration, benchmark, pair} {
-		if i > 0 {
-			b.WriteByte('\x1f')
-		}
-		if i == 1 {
-			var y [20]byte
-			b.Write(strconv.AppendInt(y[:0], int64(year), 10))
-		}
-		b.WriteString(s)
+	return string(appendKey(make([]byte, 0, len(source)+len(track)+len(solver)+len(configuration)+len(benchmark)+len(pair)+26),
+		source, year, track, solver, configuration, benchmark, pair))
+}
+
+// appendKey appends the Key of a result.
+func appendKey(b []byte, source string, year int, track, solver, configuration, benchmark, pair string) []byte {
+	b = append(b, source...)
+	b = append(b, '\x1f')
+	b = strconv.AppendInt(b, int64(year), 10)
+	for _, s := range [...]string{track, solver, configuration, benchmark, pair} {
+		b = append(b, '\x1f')
+		b = append(b, s...)
 	}
-	return b.String()
+	return b
+}
+
+// arena makes the short strings of the results read (their keys and
+// Extra objects, one of each a result) out of few allocations: 64 KB at a
+// time rather than one allocation a string. The strings live as long as
+// their results; nothing in a chunk is changed once a string is made of
+// it, and the chunks hold no pointers for the collector to follow.
+type arena struct{ chunk []byte }
+
+// arenaChunk is the size of an arena's allocations.
+const arenaChunk = 64 << 10
+
+// string returns b as a string of the arena's.
+func (a *arena) string(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if len(b) > cap(a.chunk)-len(a.chunk) {
+		if len(b) > arenaChunk/4 {
+			return string(b) // a long one: on its own
+		}
+		a.chunk = make([]byte, 0, arenaChunk)
+	}
+	n := len(a.chunk)
+	a.chunk = append(a.chunk, b...)
+	return unsafe.String(&a.chunk[n], len(b))
 }
 
 // Import reads an official result file of a format (see Formats) into the

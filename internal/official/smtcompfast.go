@@ -89,6 +89,8 @@ type smtcompFast struct {
 	comps  map[int]string
 	paths  pathMaker
 	buf    []byte
+	key    []byte
+	arena  arena // the results' keys and Extra objects
 }
 
 // pathMaker makes library paths of file objects; results come benchmark
@@ -342,10 +344,11 @@ func (f *smtcompFast) result(d *jsonReader, ms []member) (res store.Result, why 
 	x = append(x, '}')
 	f.buf = x
 	sv := f.intern(solver)
+	f.key = appendKey(f.key[:0], "smtcomp", year, track, sv, "", bp, "")
 	return store.Result{Competition: comp, Year: year, Track: track, Solver: sv,
 		BenchmarkPath: bp, Status: w.status, Answer: w.answer, CPU: times[0], Wall: times[1],
-		MemoryMB: times[2] / (1 << 20), Extra: string(x),
-		SourceKey: Key("smtcomp", year, track, sv, "", bp, "")}, "", true
+		MemoryMB: times[2] / (1 << 20), Extra: f.arena.string(x),
+		SourceKey: f.arena.string(f.key)}, "", true
 }
 
 // appendJSONFloat appends a float64 as encoding/json writes it.
