@@ -2,9 +2,12 @@ package score
 
 import (
 	"math"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/smtarena/smtarena/internal/benchmark"
 )
@@ -665,6 +668,28 @@ func (s *score2024) group(name string, idx []int32, benches []int32) Division {
 	return d
 }
 
+// division scores a division, rows idx and benchmarks benches, and each of
+// its logics (rowsOfLogic, benchOfLogic by logic).
+func (s *score2024) division(name string, idx, benches []int32, rowsOfLogic, benchOfLogic [][]int32) Division {
+	d := s.group(name, idx, benches)
+	if len(d.Logics) == 1 {
+		// A division of one logic: the logic's rows and benchmarks
+		// are the division's, and so are its scores.
+		l := d
+		l.Name, l.Logics, l.Rankings = d.Logics[0].Logic, slices.Clone(d.Logics), slices.Clone(d.Rankings)
+		for i := range l.Rankings {
+			l.Rankings[i].Entries = slices.Clone(l.Rankings[i].Entries)
+		}
+		d.PerLogic = []Division{l}
+		return d
+	}
+	for _, l := range d.Logics {
+		li := s.logicIndex(l.Logic)
+		d.PerLogic = append(d.PerLogic, s.group(l.Logic, rowsOfLogic[li], benchOfLogic[li]))
+	}
+	return d
+}
+
 func (s *score2024) report() *Report {
 	rep := &Report{Rules: 2022, Asked: s.o.Rules, Year: s.o.Year, Track: s.o.Track, Compat: s.o.Compat, TimeLimit: s.o.TimeLimit,
 		MemLimit: s.o.MemLimit, Kinds: s.kinds(), BaseSolvers: s.o.BaseSolvers}
@@ -688,30 +713,26 @@ func (s *score2024) report() *Report {
 		divOrder[i] = i
 	}
 	sort.Slice(divOrder, func(a, b int) bool { return s.divNames[divOrder[a]] < s.divNames[divOrder[b]] })
-	for _, di := range divOrder {
-		d := s.group(s.divNames[di], rowsOfDiv[di], benchOfDiv[di])
-		if len(d.Logics) == 1 {
-			// A division of one logic: the logic's rows and benchmarks
-			// are the division's, and so are its scores.
-			l := d
-			l.Name, l.Logics, l.Rankings = d.Logics[0].Logic, slices.Clone(d.Logics), slices.Clone(d.Rankings)
-			for i := range l.Rankings {
-				l.Rankings[i].Entries = slices.Clone(l.Rankings[i].Entries)
+	// The divisions are scored at once on the processors there are, and
+	// the largest contributions beside them: each reads the rows and
+	// writes only its own result.
+	var wg sync.WaitGroup
+	wg.Go(func() { rep.LargestContribution = s.largestContribution(rowsOfDiv, benchOfDiv) })
+	rep.Divisions = make([]Division, len(divOrder))
+	var next atomic.Int32
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for j := int(next.Add(1) - 1); j < len(divOrder); j = int(next.Add(1) - 1) {
+				di := divOrder[j]
+				rep.Divisions[j] = s.division(s.divNames[di], rowsOfDiv[di], benchOfDiv[di], rowsOfLogic, benchOfLogic)
 			}
-			d.PerLogic = []Division{l}
-		} else {
-			for _, l := range d.Logics {
-				li := s.logicIndex(l.Logic)
-				d.PerLogic = append(d.PerLogic, s.group(l.Logic, rowsOfLogic[li], benchOfLogic[li]))
-			}
-		}
-		rep.Divisions = append(rep.Divisions, d)
+		})
 	}
+	wg.Wait()
 	rep.BiggestLead = map[Kind][]Lead{}
 	for _, k := range rep.Kinds {
 		rep.BiggestLead[k] = s.biggestLead(k, rep.Divisions)
 	}
-	rep.LargestContribution = s.largestContribution(rowsOfDiv, benchOfDiv)
 	if s.o.Year >= 2025 {
 		rep.BestOverall = s.bestOverall(rep.Divisions, benchOfDiv)
 	}
