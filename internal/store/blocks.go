@@ -455,6 +455,7 @@ func (a *blockAdder) add(rs []Result, at []int64, dup func(i int, first int64)) 
 	}
 	a.skip = skip
 	added := 0
+	var b *blockBuilder // the last result's builder: a file's results are mostly of one track
 	for i := range rs {
 		if len(skip) > 0 && skip[0] == i {
 			skip = skip[1:]
@@ -462,7 +463,9 @@ func (a *blockAdder) add(rs []Result, at []int64, dup func(i int, first int64)) 
 		}
 		r := &rs[i]
 		yt := yearTrack{r.Year, r.Track}
-		b := a.build[yt]
+		if b == nil || b.year != r.Year || b.track != r.Track {
+			b = a.build[yt]
+		}
 		if b == nil {
 			if b = a.spare[yt]; b != nil {
 				delete(a.spare, yt)
@@ -486,6 +489,7 @@ func (a *blockAdder) add(rs []Result, at []int64, dup func(i int, first int64)) 
 				a.spare = map[yearTrack]*blockBuilder{}
 			}
 			a.spare[yt] = b
+			b = nil
 		}
 	}
 	return added, nil
