@@ -268,10 +268,14 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 		}
 		bench = append(bench, int32(len(paths)-1))
 		row.Solver, row.Status, row.Answer, row.Expected, row.Result = in.of(row.Solver), in.of(row.Status), in.of(row.Answer), in.of(row.Expected), in.of(row.Result)
-		if row.Name != "" {
-			row.Name = in.of(row.Name)
+		// Set only where there is one, so that the rows of sources without
+		// them (the smtcomp tool's JSON) make no Source.
+		if n := row.Name(); n != "" {
+			row.EditSource().Name = in.of(n)
 		}
-		row.ConfigName = in.of(r.Configuration)
+		if r.Configuration != "" {
+			row.EditSource().ConfigName = in.of(r.Configuration)
+		}
 		if row.Expected == "" || (track == benchmark.UnsatCore && row.Reduction == 0 && row.CoreSize > 0) {
 			needIndex = true
 		}

@@ -134,7 +134,7 @@ func answer2024(r *Row, track benchmark.Track) uint8 {
 	}
 	switch parseAnswer(r.Answer) {
 	case aSat:
-		if r.Model == "INVALID" || r.Model == "UNKNOWN" {
+		if m := r.Model(); m == "INVALID" || m == "UNKNOWN" {
 			return o24ModelOther
 		}
 		return o24Sat

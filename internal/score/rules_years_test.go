@@ -301,7 +301,7 @@ func TestExperimentalDivisions(t *testing.T) {
 	var rows []Row
 	for _, l := range []string{"QF_BV", "QF_LIA", "QF_FP", "QF_NIA", "QF_AX"} {
 		rows = append(rows,
-			Row{Solver: "a", Benchmark: "non-incremental/" + l + "/f/1.smt2", Status: "complete", Answer: "sat", Expected: "sat", CPU: 1, Wall: 1, Model: "VALID"},
+			Row{Solver: "a", Benchmark: "non-incremental/" + l + "/f/1.smt2", Status: "complete", Answer: "sat", Expected: "sat", CPU: 1, Wall: 1, Source: &RowSource{Model: "VALID"}},
 			Row{Solver: "b", Benchmark: "non-incremental/" + l + "/f/1.smt2", Status: "complete", Answer: "unknown", Expected: "sat", CPU: 1, Wall: 1})
 	}
 	for _, c := range []struct {
