@@ -319,18 +319,18 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 			r.Expected = string(b.Status)
 		}
 		if track == benchmark.UnsatCore && b.Indexed && b.Asserts > 0 {
-			r.Asserts = b.Asserts
+			r.Asserts = int32(b.Asserts)
 			if r.Reduction == 0 && r.CoreSize > 0 {
-				r.Reduction = max(b.Asserts-r.CoreSize, 0)
+				r.Reduction = max(r.Asserts-r.CoreSize, 0)
 			}
 		}
 		if track != benchmark.Incremental || !need.CheckSats || r.CheckSats > 0 {
 			continue
 		}
 		if n, ok := checks[r.Benchmark]; ok {
-			r.CheckSats = n
+			r.CheckSats = int32(n)
 		} else if b.Indexed && b.CheckSats > 0 {
-			r.CheckSats = b.CheckSats
+			r.CheckSats = int32(b.CheckSats)
 		} else {
 			if unknownN == nil {
 				unknownN = map[string]bool{}

@@ -293,9 +293,9 @@ func newScore2024(rows []Row, o Options) *score2024 {
 		}
 		if b := &s.benches[bi]; b.checks == 0 {
 			if s.inc {
-				b.checks = r.CheckSats
+				b.checks = int(r.CheckSats)
 			} else {
-				b.checks = r.Asserts
+				b.checks = int(r.Asserts)
 			}
 		}
 		if k.si < 0 {

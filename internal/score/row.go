@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -39,15 +40,15 @@ type Row struct {
 
 	// Incremental track: correct and wrong check-sat answers, and the
 	// number of check-sat commands of the benchmark (N).
-	CorrectAnswers, WrongAnswers, CheckSats int
+	CorrectAnswers, WrongAnswers, CheckSats int32
 	// Unsat-core track: N minus the size of the returned core, and whether
 	// the core was refuted by the validating solvers. Formats that give
 	// the core's size instead leave Reduction to whoever knows N.
-	Reduction int
-	CoreSize  int
+	Reduction int32
+	CoreSize  int32
 	// Asserts is the benchmark's number of assertions where known (the
 	// smtcomp tool's correct score is Asserts - CoreSize, not clamped).
-	Asserts int
+	Asserts int32
 
 	// Source is what the few rows that have it say beyond the above (nil:
 	// nothing); write it through EditSource.
@@ -366,8 +367,9 @@ func (rr *RowReader) Read(r *Row, solver, path, status, answer, expected string,
 // extraRow is what a row takes from its Extra object.
 type extraRow struct {
 	solverID                                          string
-	correct, wrong, checkSats, reduction, coreSize    int
-	solved, wrongRun, hasSolved, hasWrongRun          int
+	correct, wrong, checkSats, reduction, coreSize    int32
+	solved, wrongRun                                  int32
+	hasSolved, hasWrongRun                            int
 	erroneous, illFormed, parsable, rerun             bool
 	result, model, reason, modelError, modelException string
 	job, pair, config                                 string
@@ -407,16 +409,16 @@ func (e *extraRow) read(extra string) error {
 		}
 		return ""
 	}
-	num := func(k int) int {
+	num := func(k int) int32 {
 		s := str(k)
 		if s == "" {
 			return 0
 		}
 		if n, ok := smallInt(s); ok {
-			return n
+			return clampInt32(float64(n))
 		}
 		n, _ := strconv.ParseFloat(s, 64)
-		return int(n)
+		return clampInt32(n)
 	}
 	e.solverID = str(xSolverID)
 	e.correct, e.wrong = num(xCorrectAnswers), num(xWrongAnswers)
@@ -454,6 +456,20 @@ func (e *extraRow) read(extra string) error {
 	e.job, e.pair, e.config = str(xJob), str(xPair), str(xConfigID)
 	e.rerun = has(xRerun)
 	return nil
+}
+
+// clampInt32 is n without its fraction, within the range of an int32 (a
+// Row's counts; no benchmark has 2^31 check-sats or assertions).
+func clampInt32(n float64) int32 {
+	switch {
+	case n >= math.MaxInt32:
+		return math.MaxInt32
+	case n <= math.MinInt32:
+		return math.MinInt32
+	case n != n: // NaN
+		return 0
+	}
+	return int32(n)
 }
 
 // apply sets a row's fields from its Extra object.

@@ -168,7 +168,7 @@ func newScorer(rows []Row, o Options, rules int) *scorer {
 		}
 		s.recs = append(s.recs, rec{
 			cpu: r.CPU, wall: r.Wall, solver: si, bench: bi,
-			correct: int32(r.CorrectAnswers), wrong: int32(r.WrongAnswers), checks: int32(r.CheckSats), reduct: int32(r.Reduction),
+			correct: r.CorrectAnswers, wrong: r.WrongAnswers, checks: r.CheckSats, reduct: r.Reduction,
 			status: parseStatus(r.Status), answer: s.answerOf(r.Answer), expected: parseAnswer(r.Expected),
 			model: parseModel(r.Model()), coreErr: r.CoreErroneous, coreBad: r.CoreIllFormed, coreOK: r.CoreParsable, mvErr: officialModelError(r),
 		})
