@@ -37,6 +37,9 @@ type Row struct {
 	Result string
 	CPU    float64
 	Wall   float64
+	// Source is what the few rows that have it say beyond the fields of
+	// Row (nil: nothing); write it through EditSource.
+	Source *RowSource
 
 	// Incremental track: correct and wrong check-sat answers, and the
 	// number of check-sat commands of the benchmark (N).
@@ -48,12 +51,7 @@ type Row struct {
 	CoreSize  int32
 	// Asserts is the benchmark's number of assertions where known (the
 	// smtcomp tool's correct score is Asserts - CoreSize, not clamped).
-	Asserts int32
-
-	// Source is what the few rows that have it say beyond the above (nil:
-	// nothing); write it through EditSource.
-	Source *RowSource
-
+	Asserts       int32
 	CoreErroneous bool
 	// CoreIllFormed: the post-processor could not parse the core
 	// (StarExec's parsable-unsat-core = false).
@@ -125,82 +123,47 @@ func (s *RowSource) String() string {
 	return fmt.Sprintf("%+v", *s)
 }
 
-// Name is Source.Name ("" when there is no Source).
-func (r *Row) Name() string {
+// src is what the row's Source says, the zero RowSource where it is nil
+// (only to read).
+func (r *Row) src() *RowSource {
 	if r.Source == nil {
-		return ""
+		return &noSource
 	}
-	return r.Source.Name
+	return r.Source
 }
 
-// Model is Source.Model ("" when there is no Source).
-func (r *Row) Model() string {
-	if r.Source == nil {
-		return ""
-	}
-	return r.Source.Model
-}
+// noSource is src's zero RowSource: never written.
+var noSource RowSource
 
-// ModelError is Source.ModelError ("" when there is no Source).
-func (r *Row) ModelError() string {
-	if r.Source == nil {
-		return ""
-	}
-	return r.Source.ModelError
-}
+// Name is Source.Name ("" without a Source).
+func (r *Row) Name() string { return r.src().Name }
 
-// ModelException is Source.ModelException ("" when there is no Source).
-func (r *Row) ModelException() string {
-	if r.Source == nil {
-		return ""
-	}
-	return r.Source.ModelException
-}
+// Model is Source.Model ("" without a Source).
+func (r *Row) Model() string { return r.src().Model }
 
-// ModelReason is Source.ModelReason ("" when there is no Source).
-func (r *Row) ModelReason() string {
-	if r.Source == nil {
-		return ""
-	}
-	return r.Source.ModelReason
-}
+// ModelError is Source.ModelError ("" without a Source).
+func (r *Row) ModelError() string { return r.src().ModelError }
 
-// Job is Source.Job ("" when there is no Source).
-func (r *Row) Job() string {
-	if r.Source == nil {
-		return ""
-	}
-	return r.Source.Job
-}
+// ModelException is Source.ModelException ("" without a Source).
+func (r *Row) ModelException() string { return r.src().ModelException }
 
-// Pair is Source.Pair ("" when there is no Source).
-func (r *Row) Pair() string {
-	if r.Source == nil {
-		return ""
-	}
-	return r.Source.Pair
-}
+// ModelReason is Source.ModelReason ("" without a Source).
+func (r *Row) ModelReason() string { return r.src().ModelReason }
 
-// ConfigName is Source.ConfigName ("" when there is no Source).
-func (r *Row) ConfigName() string {
-	if r.Source == nil {
-		return ""
-	}
-	return r.Source.ConfigName
-}
+// Job is Source.Job ("" without a Source).
+func (r *Row) Job() string { return r.src().Job }
 
-// Config is Source.Config ("" when there is no Source).
-func (r *Row) Config() string {
-	if r.Source == nil {
-		return ""
-	}
-	return r.Source.Config
-}
+// Pair is Source.Pair ("" without a Source).
+func (r *Row) Pair() string { return r.src().Pair }
 
-// Rerun is Source.Rerun (false when there is no Source).
-func (r *Row) Rerun() bool {
-	return r.Source != nil && r.Source.Rerun
-}
+// ConfigName is Source.ConfigName ("" without a Source).
+func (r *Row) ConfigName() string { return r.src().ConfigName }
+
+// Config is Source.Config ("" without a Source).
+func (r *Row) Config() string { return r.src().Config }
+
+// Rerun is Source.Rerun (false without a Source).
+func (r *Row) Rerun() bool { return r.src().Rerun }
 
 // The Extra keys RowOf reads.
 const (
