@@ -54,14 +54,14 @@ func applyCoreVerdicts(ctx context.Context, st store.Store, results []store.Resu
 			default:
 				// Not validated yet: no reduction until it is.
 				pending++
-				rows[i].Reduction, rows[i].CoreSize, rows[i].Asserts = 0, f.Asserts, f.Asserts
+				rows[i].Reduction, rows[i].CoreSize, rows[i].Asserts = 0, int32(f.Asserts), int32(f.Asserts)
 				continue
 			}
 		}
 		sc := f.Score(validated, rd)
 		row := &rows[i]
-		row.Reduction, row.CoreSize, row.CoreErroneous, row.CoreIllFormed = sc.Reduction, sc.CoreSize, sc.Erroneous, sc.IllFormed
-		row.Asserts = f.Asserts
+		row.Reduction, row.CoreSize, row.CoreErroneous, row.CoreIllFormed = int32(sc.Reduction), int32(sc.CoreSize), sc.Erroneous, sc.IllFormed
+		row.Asserts = int32(f.Asserts)
 	}
 	if pending > 0 {
 		fmt.Fprintf(io.err, "smtarena: %d unsat cores are not validated yet (run compete to finish); they score no reduction\n", pending)

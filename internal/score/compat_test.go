@@ -59,9 +59,9 @@ func TestOfficialCompat(t *testing.T) {
 	// 10. Officially disagreements are removed on every track, by the
 	// path below the logic in every division.
 	dis := []Row{
-		{Solver: "a", Benchmark: "non-incremental/QF_BV/f/u.smt2", Answer: "sat", Expected: "unknown", Model: "VALID"},
+		{Solver: "a", Benchmark: "non-incremental/QF_BV/f/u.smt2", Answer: "sat", Expected: "unknown", Source: &RowSource{Model: "VALID"}},
 		{Solver: "b", Benchmark: "non-incremental/QF_BV/f/u.smt2", Answer: "unsat", Expected: "unknown"},
-		{Solver: "a", Benchmark: "non-incremental/QF_ABV/f/u.smt2", Answer: "sat", Expected: "sat", Model: "VALID"},
+		{Solver: "a", Benchmark: "non-incremental/QF_ABV/f/u.smt2", Answer: "sat", Expected: "sat", Source: &RowSource{Model: "VALID"}},
 	}
 	rep := mustScore(t, dis, Options{Rules: 2019, Track: benchmark.ModelValidation, Compat: Official})
 	if len(rep.Disagreements) != 1 || len(rep.Divisions) != 0 {

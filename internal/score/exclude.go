@@ -230,7 +230,7 @@ func applyExclusions(rows []Row, exs []Exclusion) ([]Row, []Excluded) {
 		for i, ex := range exs {
 			switch {
 			case ex.Patch != nil:
-				if a, ok := ex.Patch[r.Pair]; ok && r.Pair != "" {
+				if a, ok := ex.Patch[r.Pair()]; ok && r.Pair() != "" {
 					r.Answer = a
 					counts[i].Rows++
 				}
@@ -242,11 +242,14 @@ func applyExclusions(rows []Row, exs []Exclusion) ([]Row, []Excluded) {
 				}
 				continue
 			case ex.NotProved != nil:
-				if ex.Job != "" && r.Job != "" && !strings.Contains(r.Job, "Job"+ex.Job) {
+				if ex.Job != "" && r.Job() != "" && !strings.Contains(r.Job(), "Job"+ex.Job) {
 					continue
 				}
-				if !ex.NotProved[notProvedKey(r.Benchmark, r.SourceName(), r.ConfigName)] {
-					r.Status, r.Answer, r.Model, r.ModelError = "complete", "sat", "VALID", "-"
+				if !ex.NotProved[notProvedKey(r.Benchmark, r.SourceName(), r.ConfigName())] {
+					// r is a copy: its Source is rows[i]'s.
+					r.Source = r.Source.Clone()
+					src := r.EditSource()
+					r.Status, r.Answer, src.Model, src.ModelError = "complete", "sat", "VALID", "-"
 					counts[i].Rows++
 				}
 				continue

@@ -161,7 +161,7 @@ func legacyWinner(rk *Ranking, competitive bool) string {
 // skip_unknowns, "as done prior to 2017", and its -u option for the
 // 2015-2018 report).
 func droppedLegacy(r *Row, year int, track benchmark.Track, reruns bool) string {
-	if reruns && !r.Rerun && track == benchmark.SingleQuery && strings.HasPrefix(r.Status, "timeout") {
+	if reruns && !r.Rerun() && track == benchmark.SingleQuery && strings.HasPrefix(r.Status, "timeout") {
 		return fmt.Sprintf("%d main track: a timeout of the main job, run again (Main_Track_Rerun_Timeouts)", year)
 	}
 	if year <= 2016 && track == benchmark.SingleQuery && parseAnswer(r.Expected) == aUnknown {

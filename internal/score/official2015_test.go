@@ -252,7 +252,7 @@ func TestOfficial2017Reruns(t *testing.T) {
 	x, y := "non-incremental/QF_BV/f/x.smt2", "non-incremental/QF_BV/f/y.smt2"
 	rows := []Row{
 		{Solver: "A", Benchmark: x, Status: "timeout (wallclock)", Answer: "starexec-unknown", Expected: "sat", CPU: 1200, Wall: 1200},
-		{Solver: "A", Benchmark: x, Status: "complete", Answer: "sat", Expected: "sat", CPU: 700, Wall: 700, Rerun: true},
+		{Solver: "A", Benchmark: x, Status: "complete", Answer: "sat", Expected: "sat", CPU: 700, Wall: 700, Source: &RowSource{Rerun: true}},
 		{Solver: "B", Benchmark: x, Status: "complete", Answer: "sat", Expected: "sat", CPU: 5, Wall: 5},
 		{Solver: "B", Benchmark: y, Status: "timeout (cpu)", Answer: "starexec-unknown", Expected: "sat", CPU: 1200, Wall: 1200},
 	}

@@ -54,7 +54,7 @@ func keepOfficialRows(rows []Row, o Options) ([]Row, []Excluded) {
 		// data['configuration_id']": a solver is its configuration, as
 		// the registration's Config ID columns name it.
 		for i := range rows {
-			if c := rows[i].Config; c != "" {
+			if c := rows[i].Config(); c != "" {
 				if _, ok := o.Solvers[c]; ok {
 					rows[i].Solver = c
 				}
@@ -62,7 +62,7 @@ func keepOfficialRows(rows []Row, o Options) ([]Row, []Excluded) {
 		}
 	}
 	if legacyYear(o.Year) {
-		reruns := slices.ContainsFunc(rows, func(r Row) bool { return r.Rerun })
+		reruns := slices.ContainsFunc(rows, func(r Row) bool { return r.Rerun() })
 		return filterRows(rows, func(r *Row) string { return droppedLegacy(r, o.Year, o.Track, reruns) })
 	}
 	if o.Year >= 2021 && o.Year <= 2023 {
@@ -72,7 +72,7 @@ func keepOfficialRows(rows []Row, o Options) ([]Row, []Excluded) {
 		return rows, nil
 	}
 	drop := func(r *Row) string {
-		job := path.Base(r.Job)
+		job := path.Base(r.Job())
 		switch {
 		case job != job2020Best:
 			return ""
@@ -109,7 +109,7 @@ func keepOfficialRows(rows []Row, o Options) ([]Row, []Excluded) {
 		if ka != kb {
 			return ka < kb
 		}
-		return rank[path.Base(rows[idx[a]].Job)] < rank[path.Base(rows[idx[b]].Job)]
+		return rank[path.Base(rows[idx[a]].Job())] < rank[path.Base(rows[idx[b]].Job())]
 	})
 	sorted := make([]Row, len(rows))
 	for i, j := range idx {
@@ -160,12 +160,12 @@ const noException = "-"
 // within the limit, as in 2019), unless the validator's error is
 // unhandled_exception with an exception saying the solver gave no model.
 func officialModelError(r *Row) bool {
-	if !strings.EqualFold(r.Model, "INVALID") {
+	if !strings.EqualFold(r.Model(), "INVALID") {
 		return false
 	}
-	exc := r.ModelException
+	exc := r.ModelException()
 	incomplete := exc == "" || incompleteModel().MatchString(exc)
-	return r.ModelError != "unhandled_exception" || !incomplete
+	return r.ModelError() != "unhandled_exception" || !incomplete
 }
 
 // qfEqualityBitvecArith matches the logics of 2021's incremental division

@@ -36,8 +36,8 @@ func TestExclusions(t *testing.T) {
 		{Solver: "s", Benchmark: "non-incremental/QF_LIA/a/1.smt2", Answer: "sat"},
 		{Solver: "t", Benchmark: "non-incremental/QF_LIA/a/1.smt2", Answer: "sat"},
 		{Solver: "s", Benchmark: "non-incremental/QF_LIA/a/2.smt2", Answer: "sat"},
-		{Solver: "s", Benchmark: "non-incremental/QF_LIA/a/3.smt2", Answer: "sat", Pair: "7"},
-		{Solver: "s", Benchmark: "non-incremental/QF_LIA/a/4.smt2", Answer: "sat", Pair: "8"},
+		{Solver: "s", Benchmark: "non-incremental/QF_LIA/a/3.smt2", Answer: "sat", Source: &RowSource{Pair: "7"}},
+		{Solver: "s", Benchmark: "non-incremental/QF_LIA/a/4.smt2", Answer: "sat", Source: &RowSource{Pair: "8"}},
 	}
 	kept, counts := applyExclusions(rows, []Exclusion{list, patch})
 	if len(kept) != 2 || kept[0].Answer != "starexec-unknown" || kept[1].Answer != "sat" {
@@ -61,7 +61,7 @@ func TestOfficialModelError(t *testing.T) {
 		{"INVALID", "unhandled_exception", "Undefined function x", true},
 		{"UNKNOWN", "unhandled_exception", "Undefined function x", false},
 	} {
-		r := Row{Model: c.model, ModelError: c.err, ModelException: c.exc}
+		r := Row{Source: &RowSource{Model: c.model, ModelError: c.err, ModelException: c.exc}}
 		if got := officialModelError(&r); got != c.want {
 			t.Errorf("%+v: %t, want %t", c, got, c.want)
 		}
@@ -70,10 +70,10 @@ func TestOfficialModelError(t *testing.T) {
 
 func TestOfficialRows2020(t *testing.T) {
 	rows := []Row{
-		{Solver: "1", Benchmark: "incremental/QF_ANIA/a/2.smt2", Job: "Job_info_2019.csv"},
-		{Solver: "2", Benchmark: "incremental/QF_ANIA/a/1.smt2", Job: "Job_info_fixed.csv"},
-		{Solver: "3", Benchmark: "incremental/QF_ANIA/a/1.smt2", Job: "Job_info_orig.csv"},
-		{Solver: "4", Benchmark: "incremental/QF_BV/a/1.smt2", Job: "Job_info_2019.csv"},
+		{Solver: "1", Benchmark: "incremental/QF_ANIA/a/2.smt2", Source: &RowSource{Job: "Job_info_2019.csv"}},
+		{Solver: "2", Benchmark: "incremental/QF_ANIA/a/1.smt2", Source: &RowSource{Job: "Job_info_fixed.csv"}},
+		{Solver: "3", Benchmark: "incremental/QF_ANIA/a/1.smt2", Source: &RowSource{Job: "Job_info_orig.csv"}},
+		{Solver: "4", Benchmark: "incremental/QF_BV/a/1.smt2", Source: &RowSource{Job: "Job_info_2019.csv"}},
 	}
 	kept, dropped := keepOfficialRows(append([]Row(nil), rows...), Options{Year: 2020, Track: benchmark.Incremental})
 	var got []string
@@ -90,10 +90,10 @@ func TestOfficialRows2020(t *testing.T) {
 		t.Errorf("unsat-core: kept %+v, dropped %+v", kept, dropped)
 	}
 	sq := []Row{
-		{Solver: "24160", Benchmark: "non-incremental/QF_LIA/a.smt2", Job: "Job_info_2019.csv"},
-		{Solver: "29388", Benchmark: "non-incremental/QF_LIA/a.smt2", Job: "Job_info_2019.csv"},
-		{Solver: "24160", Benchmark: "non-incremental/QF_LIA/a.smt2", Job: "Job_info_orig.csv"},
-		{Solver: "5", Benchmark: "non-incremental/QF_LIA/a.smt2", Job: "Job_info_2019.csv"},
+		{Solver: "24160", Benchmark: "non-incremental/QF_LIA/a.smt2", Source: &RowSource{Job: "Job_info_2019.csv"}},
+		{Solver: "29388", Benchmark: "non-incremental/QF_LIA/a.smt2", Source: &RowSource{Job: "Job_info_2019.csv"}},
+		{Solver: "24160", Benchmark: "non-incremental/QF_LIA/a.smt2", Source: &RowSource{Job: "Job_info_orig.csv"}},
+		{Solver: "5", Benchmark: "non-incremental/QF_LIA/a.smt2", Source: &RowSource{Job: "Job_info_2019.csv"}},
 	}
 	if kept, _ := keepOfficialRows(sq, Options{Year: 2020, Track: benchmark.SingleQuery}); len(kept) != 2 {
 		t.Errorf("single-query: kept %+v", kept)
@@ -102,7 +102,7 @@ func TestOfficialRows2020(t *testing.T) {
 		t.Errorf("2019: kept %+v, dropped %+v", kept, dropped)
 	}
 	reg := Registry{"900": {Name: "S-conf"}}
-	kept, _ = keepOfficialRows([]Row{{Solver: "1", Config: "900"}, {Solver: "2", Config: "901"}}, Options{Year: 2022, Solvers: reg})
+	kept, _ = keepOfficialRows([]Row{{Solver: "1", Source: &RowSource{Config: "900"}}, {Solver: "2", Source: &RowSource{Config: "901"}}}, Options{Year: 2022, Solvers: reg})
 	if kept[0].Solver != "900" || kept[1].Solver != "2" {
 		t.Errorf("2022: %+v", kept)
 	}

@@ -20,8 +20,8 @@ func TestFixResults2023(t *testing.T) {
 	}
 	a, b := "non-incremental/QF_BV/f/a.smt2", "non-incremental/QF_BV/f/b.smt2"
 	row := func(bench, job, status, answer, model string) Row {
-		return Row{Solver: "44001", Name: "Bitwuzla", ConfigName: "default", Benchmark: bench, Job: job, Status: status,
-			Answer: answer, Expected: "sat", Model: model, ModelError: "unhandled_exception", CPU: 1, Wall: 1}
+		return Row{Solver: "44001", Benchmark: bench, Status: status, Answer: answer, Expected: "sat", CPU: 1, Wall: 1,
+			Source: &RowSource{Name: "Bitwuzla", ConfigName: "default", Job: job, Model: model, ModelError: "unhandled_exception"}}
 	}
 	rows := []Row{
 		row(a, "Job59579/Job59579_info.csv", "complete", "sat", "INVALID"),           // not proved: as it was
@@ -29,9 +29,12 @@ func TestFixResults2023(t *testing.T) {
 		row(b, "Job59619/Job59619_info.csv", "complete", "sat", "INVALID"),           // another job's run
 	}
 	kept, counts := applyExclusions(rows, []Exclusion{ex})
-	if counts[0].Rows != 1 || kept[0].Model != "INVALID" || kept[1].Model != "VALID" || kept[1].Answer != "sat" ||
-		kept[1].Status != "complete" || kept[1].ModelError != "-" || kept[2].Model != "INVALID" {
+	if counts[0].Rows != 1 || kept[0].Model() != "INVALID" || kept[1].Model() != "VALID" || kept[1].Answer != "sat" ||
+		kept[1].Status != "complete" || kept[1].ModelError() != "-" || kept[2].Model() != "INVALID" {
 		t.Errorf("patched %+v, rows %+v", counts, kept)
+	}
+	if rows[1].Model() != "INVALID" || rows[1].ModelError() != "unhandled_exception" {
+		t.Errorf("patching changed the row it copied: %+v", rows[1])
 	}
 	rep, err := Score(rows, Options{Rules: 2023, Year: 2023, Track: benchmark.ModelValidation, Compat: Official, Exclude: []Exclusion{ex}})
 	if err != nil {

@@ -137,7 +137,7 @@ func answer2024(r *Row, track benchmark.Track) uint8 {
 	}
 	switch parseAnswer(r.Answer) {
 	case aSat:
-		if r.Model == "INVALID" || r.Model == "UNKNOWN" {
+		if m := r.Model(); m == "INVALID" || m == "UNKNOWN" {
 			return o24ModelOther
 		}
 		return o24Sat
@@ -296,9 +296,9 @@ func newScore2024(rows []Row, o Options) *score2024 {
 		}
 		if b := &s.benches[bi]; b.checks == 0 {
 			if s.inc {
-				b.checks = r.CheckSats
+				b.checks = int(r.CheckSats)
 			} else {
-				b.checks = r.Asserts
+				b.checks = int(r.Asserts)
 			}
 		}
 		if k.si < 0 {

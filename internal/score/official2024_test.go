@@ -144,7 +144,7 @@ func TestFactsOf(t *testing.T) {
 				res := answers[(i*7)%len(answers)]
 				rows = append(rows, Row{Solver: []string{"a", "b", "c", "d"}[i%4], Benchmark: fmt.Sprintf("%s/%s/f/%d.smt2", dir, logic, i/3),
 					Result: res, Answer: res, Expected: statuses[(i/3)%3], CPU: float64(i%13) + 0.5, Wall: float64(i%11) + 0.25,
-					CorrectAnswers: i % 5, CheckSats: 4 + i/3, Asserts: 10 + i/3, CoreSize: i % 4})
+					CorrectAnswers: int32(i % 5), CheckSats: int32(4 + i/3), Asserts: int32(10 + i/3), CoreSize: int32(i % 4)})
 			}
 			want, err := Score(rows, o)
 			if err != nil {

@@ -84,7 +84,7 @@ func load2019(t *testing.T) (map[benchmark.Track][]score.Row, score.Registry) {
 					return
 				}
 				if tr.track == benchmark.Incremental {
-					row.CheckSats = checks[row.Benchmark]
+					row.CheckSats = int32(checks[row.Benchmark])
 				}
 				rows2019[tr.track] = append(rows2019[tr.track], row)
 			}

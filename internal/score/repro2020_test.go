@@ -144,7 +144,7 @@ func read2020(dir string) (data2020, error) {
 				return d, err
 			}
 			if tr.track == benchmark.Incremental {
-				row.CheckSats = checks[row.Benchmark]
+				row.CheckSats = int32(checks[row.Benchmark])
 			}
 			d.rows[tr.track] = append(d.rows[tr.track], row)
 		}

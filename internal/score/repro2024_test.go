@@ -131,12 +131,12 @@ func rows2024(t *testing.T, dir, file string, track benchmark.Track) []score.Row
 		}
 		switch track {
 		case benchmark.Incremental:
-			row.CorrectAnswers = r.NbAnswers
+			row.CorrectAnswers = int32(r.NbAnswers)
 		case benchmark.UnsatCore:
-			row.CoreSize = r.NbAnswers
-			row.Asserts = info[p].asserts
+			row.CoreSize = int32(r.NbAnswers)
+			row.Asserts = int32(info[p].asserts)
 			if row.Answer == "unsat" {
-				row.Reduction = max(info[p].asserts-r.NbAnswers, 0)
+				row.Reduction = max(row.Asserts-row.CoreSize, 0)
 			}
 		}
 		rows = append(rows, row)

@@ -6,19 +6,24 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 )
 
 // Row is one solver's run on one benchmark: what scoring needs of a result.
+//
+// A track's rows are held all at once (141,661 of them for 2024's
+// unsat-core track), so a Row keeps only what most rows have; the
+// source's own identifiers and the model validator's verdict, which most
+// rows lack, are behind one pointer (Source, nil for a row that has none
+// of them; issue 13: the memory of a year's rows, and fewer pointers for
+// the collector to scan). Read them by the methods of the same names
+// (r.Model(), r.Pair(), ...), which give "" or false where Source is nil.
 type Row struct {
 	// Solver identifies the solver as the Registry knows it (a StarExec
 	// solver id, or a name); unknown keys are their own names.
 	Solver string
-	// Name is the source's solver name where Solver is its id (the
-	// export's solver column): the official computation of 2015-2018
-	// grouped runs by it (official2015.go).
-	Name string
 	// Benchmark is the library path: (non-)incremental/LOGIC/family/.../file.
 	Benchmark string
 	// Status is how the run ended: complete, timeout, timeout (wallclock),
@@ -26,20 +31,27 @@ type Row struct {
 	Status   string
 	Answer   string // sat, unsat, or anything else (no answer)
 	Expected string // sat, unsat, or anything else (unknown status)
-	CPU      float64
-	Wall     float64
+	// Result is the smtcomp tool's answer word (2024 on: sat, Timeout,
+	// IncrementalError, UnsatCoreNotValidated, ModelUnsat, ...) where the
+	// import kept it; its official computation tells them apart.
+	Result string
+	CPU    float64
+	Wall   float64
+	// Source is what the few rows that have it say beyond the fields of
+	// Row (nil: nothing); write it through EditSource.
+	Source *RowSource
 
 	// Incremental track: correct and wrong check-sat answers, and the
 	// number of check-sat commands of the benchmark (N).
-	CorrectAnswers, WrongAnswers, CheckSats int
+	CorrectAnswers, WrongAnswers, CheckSats int32
 	// Unsat-core track: N minus the size of the returned core, and whether
 	// the core was refuted by the validating solvers. Formats that give
 	// the core's size instead leave Reduction to whoever knows N.
-	Reduction int
-	CoreSize  int
+	Reduction int32
+	CoreSize  int32
 	// Asserts is the benchmark's number of assertions where known (the
 	// smtcomp tool's correct score is Asserts - CoreSize, not clamped).
-	Asserts       int
+	Asserts       int32
 	CoreErroneous bool
 	// CoreIllFormed: the post-processor could not parse the core
 	// (StarExec's parsable-unsat-core = false).
@@ -47,6 +59,16 @@ type Row struct {
 	// CoreParsable: parsable-unsat-core says true (2015-2018's program
 	// takes anything else, "-" included, for an unparsable core).
 	CoreParsable bool
+}
+
+// RowSource is the part of a Row that most rows lack: the source's own
+// identifiers of a run (its solver name, configuration, job and pair) and
+// the model validator's verdict.
+type RowSource struct {
+	// Name is the source's solver name where Solver is its id (the
+	// export's solver column): the official computation of 2015-2018
+	// grouped runs by it (official2015.go).
+	Name string
 	// Model-validation track: the validator's verdict, VALID, INVALID or
 	// UNKNOWN ("" when there was none), and from 2020 its error and
 	// exception columns (model_validator_error, model_validator_exception),
@@ -61,20 +83,87 @@ type Row struct {
 	// Pair the source's pair id: the official computation of a year keeps
 	// or patches rows by them (official2020.go, Patch).
 	Job, Pair string
-	// Rerun: the row comes from a rerun of timed-out pairs (2017's
-	// Main_Track_Rerun_Timeouts; the importer's Extra "rerun file").
-	Rerun bool
 	// ConfigName is the source's configuration name (StarExec's
 	// "configuration" column): 2023's fix-results lists name runs by it.
 	ConfigName string
 	// Config is the source's configuration id (StarExec's "configuration
 	// id"): from 2022 the official script names and ranks solvers by it.
 	Config string
-	// Result is the smtcomp tool's answer word (2024 on: sat, Timeout,
-	// IncrementalError, UnsatCoreNotValidated, ModelUnsat, ...) where the
-	// import kept it; its official computation tells them apart.
-	Result string
+	// Rerun: the row comes from a rerun of timed-out pairs (2017's
+	// Main_Track_Rerun_Timeouts; the importer's Extra "rerun file").
+	Rerun bool
 }
+
+// EditSource returns the row's Source to write, made where it is nil.
+// A row copied by value shares its Source with the original: give the
+// copy one of its own first (r.Source = r.Source.Clone()) where the
+// original is still in use.
+func (r *Row) EditSource() *RowSource {
+	if r.Source == nil {
+		r.Source = new(RowSource)
+	}
+	return r.Source
+}
+
+// Clone returns a copy of s (nil for nil).
+func (s *RowSource) Clone() *RowSource {
+	if s == nil {
+		return nil
+	}
+	c := *s
+	return &c
+}
+
+// String shows the fields of s (rows printed with %+v show what their
+// Source says, not where it is).
+func (s *RowSource) String() string {
+	if s == nil {
+		return "<nil>"
+	}
+	return fmt.Sprintf("%+v", *s)
+}
+
+// src is what the row's Source says, the zero RowSource where it is nil
+// (only to read).
+func (r *Row) src() *RowSource {
+	if r.Source == nil {
+		return &noSource
+	}
+	return r.Source
+}
+
+// noSource is src's zero RowSource: never written.
+var noSource RowSource
+
+// Name is Source.Name ("" without a Source).
+func (r *Row) Name() string { return r.src().Name }
+
+// Model is Source.Model ("" without a Source).
+func (r *Row) Model() string { return r.src().Model }
+
+// ModelError is Source.ModelError ("" without a Source).
+func (r *Row) ModelError() string { return r.src().ModelError }
+
+// ModelException is Source.ModelException ("" without a Source).
+func (r *Row) ModelException() string { return r.src().ModelException }
+
+// ModelReason is Source.ModelReason ("" without a Source).
+func (r *Row) ModelReason() string { return r.src().ModelReason }
+
+// Job is Source.Job ("" without a Source).
+func (r *Row) Job() string { return r.src().Job }
+
+// Pair is Source.Pair ("" without a Source).
+func (r *Row) Pair() string { return r.src().Pair }
+
+// ConfigName is Source.ConfigName ("" without a Source).
+func (r *Row) ConfigName() string { return r.src().ConfigName }
+
+// Config is Source.Config ("" without a Source).
+func (r *Row) Config() string { return r.src().Config }
+
+// Rerun is Source.Rerun (false without a Source).
+func (r *Row) Rerun() bool { return r.src().Rerun }
 
 // The Extra keys RowOf reads.
 const (
@@ -241,8 +330,9 @@ func (rr *RowReader) Read(r *Row, solver, path, status, answer, expected string,
 // extraRow is what a row takes from its Extra object.
 type extraRow struct {
 	solverID                                          string
-	correct, wrong, checkSats, reduction, coreSize    int
-	solved, wrongRun, hasSolved, hasWrongRun          int
+	correct, wrong, checkSats, reduction, coreSize    int32
+	solved, wrongRun                                  int32
+	hasSolved, hasWrongRun                            int
 	erroneous, illFormed, parsable, rerun             bool
 	result, model, reason, modelError, modelException string
 	job, pair, config                                 string
@@ -282,16 +372,16 @@ func (e *extraRow) read(extra string) error {
 		}
 		return ""
 	}
-	num := func(k int) int {
+	num := func(k int) int32 {
 		s := str(k)
 		if s == "" {
 			return 0
 		}
 		if n, ok := smallInt(s); ok {
-			return n
+			return clampInt32(float64(n))
 		}
 		n, _ := strconv.ParseFloat(s, 64)
-		return int(n)
+		return clampInt32(n)
 	}
 	e.solverID = str(xSolverID)
 	e.correct, e.wrong = num(xCorrectAnswers), num(xWrongAnswers)
@@ -331,10 +421,32 @@ func (e *extraRow) read(extra string) error {
 	return nil
 }
 
+// clampInt32 is n without its fraction, within the range of an int32 (a
+// Row's counts; no benchmark has 2^31 check-sats or assertions).
+func clampInt32(n float64) int32 {
+	switch {
+	case n >= math.MaxInt32:
+		return math.MaxInt32
+	case n <= math.MinInt32:
+		return math.MinInt32
+	case n != n: // NaN
+		return 0
+	}
+	return int32(n)
+}
+
 // apply sets a row's fields from its Extra object.
 func (e *extraRow) apply(r *Row, solver string) {
+	src := RowSource{
+		Name:  r.Name(),
+		Model: e.model, ModelReason: e.reason, ModelError: e.modelError, ModelException: e.modelException,
+		Job: e.job, Pair: e.pair, Config: e.config, Rerun: e.rerun,
+	}
+	if r.Source != nil {
+		src.ConfigName = r.Source.ConfigName
+	}
 	if e.solverID != "" {
-		r.Name, r.Solver = solver, e.solverID
+		src.Name, r.Solver = solver, e.solverID
 	}
 	r.CorrectAnswers, r.WrongAnswers = e.correct, e.wrong
 	if e.checkSats > 0 {
@@ -349,16 +461,22 @@ func (e *extraRow) apply(r *Row, solver string) {
 	}
 	r.Reduction, r.CoreSize = e.reduction, e.coreSize
 	r.CoreErroneous, r.CoreIllFormed, r.CoreParsable = e.erroneous, e.illFormed, e.parsable
-	r.Result, r.Model, r.ModelReason = e.result, e.model, e.reason
-	r.ModelError, r.ModelException = e.modelError, e.modelException
-	r.Job, r.Pair, r.Config = e.job, e.pair, e.config
-	r.Rerun = e.rerun
+	r.Result = e.result
+	// Most rows have no Source: none is made for them.
+	switch {
+	case src != RowSource{}:
+		s := new(RowSource)
+		*s = src
+		r.Source = s
+	case r.Source != nil:
+		r.Source = nil
+	}
 }
 
 // SourceName is the solver as the source's solver column names it.
 func (r *Row) SourceName() string {
-	if r.Name != "" {
-		return r.Name
+	if n := r.Name(); n != "" {
+		return n
 	}
 	return r.Solver
 }

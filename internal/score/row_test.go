@@ -2,10 +2,37 @@ package score
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 )
+
+// TestRowSize guards the size of a Row: a track's rows are held all at
+// once (issue 13), so what most rows lack stays behind Source, which rows
+// that have none of it leave nil.
+func TestRowSize(t *testing.T) {
+	if s := unsafe.Sizeof(Row{}); s > 152 {
+		t.Errorf("a Row is %d bytes, want at most 152", s)
+	}
+	for _, c := range []struct {
+		extra string
+		want  bool
+	}{
+		{``, false},
+		{`{"result":"unsat","core-size":3}`, false},
+		{`{"model_validator_status":"-"}`, false},
+		{`{"pair id":"12"}`, true},
+		{`{"solver id":"7"}`, true},
+		{`{"model_validator_status":"VALID"}`, true},
+	} {
+		r, err := RowOf("s", "non-incremental/QF_UF/f/x.smt2", "complete", "unsat", "", 1, 1, c.extra)
+		if err != nil || (r.Source != nil) != c.want {
+			t.Errorf("%s: Source %v (%v), want one: %t", c.extra, r.Source, err, c.want)
+		}
+	}
+}
 
 // TestRowOfSpellings: RowOf reads a key, else its other spelling
 // (underscores for spaces or the other way round); the key itself wins
@@ -17,24 +44,25 @@ func TestRowOfSpellings(t *testing.T) {
 		extra string
 		check func(r Row) bool
 	}{
-		{`{"solver_id":"7"}`, func(r Row) bool { return r.Solver == "7" && r.Name == "s" }},
+		{`{"solver_id":"7"}`, func(r Row) bool { return r.Solver == "7" && r.Name() == "s" }},
 		{`{"solver id":"8","solver_id":"7"}`, func(r Row) bool { return r.Solver == "8" }},
 		{`{"solver_id":"7","solver id":"8","solver id":"9"}`, func(r Row) bool { return r.Solver == "9" }},
 		{`{"num check sat":5}`, func(r Row) bool { return r.CheckSats == 5 }},
 		{`{"num_check_sat":5,"num check sat":6}`, func(r Row) bool { return r.CheckSats == 5 }},
-		{`{"pair_id":"12","job_file":"j.csv","configuration_id":"3"}`, func(r Row) bool { return r.Pair == "12" && r.Job == "j.csv" && r.Config == "3" }},
-		{`{"rerun_file":"r.csv"}`, func(r Row) bool { return !r.Rerun }},
-		{`{"rerun file":"r.csv"}`, func(r Row) bool { return r.Rerun }},
+		{`{"pair_id":"12","job_file":"j.csv","configuration_id":"3"}`, func(r Row) bool { return r.Pair() == "12" && r.Job() == "j.csv" && r.Config() == "3" }},
+		{`{"rerun_file":"r.csv"}`, func(r Row) bool { return !r.Rerun() }},
+		{`{"rerun file":"r.csv"}`, func(r Row) bool { return r.Rerun() }},
 		{`{"wrong answers":2}`, func(r Row) bool { return r.WrongAnswers == 0 }},
 		{`{"wrong_answers":2}`, func(r Row) bool { return r.WrongAnswers == 2 }},
 		{`{"solved":3,"correct-answers":0}`, func(r Row) bool { return r.CorrectAnswers == 3 }},
-		{`{"model validator error":"x"}`, func(r Row) bool { return r.ModelError == "x" && r.ModelException == noException }},
-		{`{"model_validator_error":"x","model validator exception":"y"}`, func(r Row) bool { return r.ModelException == noException }},
-		{`{"model_validator_error":"x","model_validator_exception":"y"}`, func(r Row) bool { return r.ModelException == "y" }},
+		{`{"model validator error":"x"}`, func(r Row) bool { return r.ModelError() == "x" && r.ModelException() == noException }},
+		{`{"model_validator_error":"x","model validator exception":"y"}`, func(r Row) bool { return r.ModelException() == noException }},
+		{`{"model_validator_error":"x","model_validator_exception":"y"}`, func(r Row) bool { return r.ModelException() == "y" }},
 		{`{"core-size":4,"nb_answers":4,"result":"unsat","result-is-erroneous":"True","parsable-unsat-core":0}`,
 			func(r Row) bool { return r.CoreSize == 4 && r.Result == "unsat" && r.CoreErroneous && r.CoreIllFormed }},
-		{`{"model_validator_status":" valid "}`, func(r Row) bool { return r.Model == "VALID" }},
+		{`{"model_validator_status":" valid "}`, func(r Row) bool { return r.Model() == "VALID" }},
 		{`{"reduction":2.0}`, func(r Row) bool { return r.Reduction == 2 }},
+		{`{"reduction":3e10,"core-size":-3e10}`, func(r Row) bool { return r.Reduction == math.MaxInt32 && r.CoreSize == math.MinInt32 }},
 	} {
 		r, err := RowOf("s", "non-incremental/QF_UF/f/x.smt2", "complete", "unsat", "", 1, 1, c.extra)
 		if err != nil || !c.check(r) {

@@ -168,10 +168,10 @@ func TestUnsatCoreScore2022(t *testing.T) {
 func TestModelValidationScore2022(t *testing.T) {
 	b := "non-incremental/QF_BV/f/1.smt2"
 	rows := []Row{
-		{Solver: "valid", Benchmark: b, Answer: "sat", Expected: "sat", Model: "VALID", CPU: 1, Wall: 1},
-		{Solver: "invalid", Benchmark: b, Answer: "sat", Expected: "sat", Model: "INVALID", CPU: 1, Wall: 1},
-		{Solver: "crashed", Benchmark: b, Status: "timeout (wallclock)", Answer: "--", Expected: "sat", Model: "INVALID", CPU: 2400, Wall: 2400.1},
-		{Solver: "unknown", Benchmark: b, Answer: "sat", Expected: "sat", Model: "UNKNOWN", CPU: 1, Wall: 1},
+		{Solver: "valid", Benchmark: b, Answer: "sat", Expected: "sat", CPU: 1, Wall: 1, Source: &RowSource{Model: "VALID"}},
+		{Solver: "invalid", Benchmark: b, Answer: "sat", Expected: "sat", CPU: 1, Wall: 1, Source: &RowSource{Model: "INVALID"}},
+		{Solver: "crashed", Benchmark: b, Status: "timeout (wallclock)", Answer: "--", Expected: "sat", CPU: 2400, Wall: 2400.1, Source: &RowSource{Model: "INVALID"}},
+		{Solver: "unknown", Benchmark: b, Answer: "sat", Expected: "sat", CPU: 1, Wall: 1, Source: &RowSource{Model: "UNKNOWN"}},
 	}
 	o := Options{Rules: 2019, Year: 2019, Track: benchmark.ModelValidation}
 	rep := mustScore(t, rows, o)

@@ -211,7 +211,7 @@ func TestTwentyFour2023(t *testing.T) {
 // answer within the limit, 0 when there was none; a wrong answer keeps
 // them (only e and n change, §7.1.3).
 func TestIncrementalTimes2023(t *testing.T) {
-	inc := func(s string, st string, correct, wrong int, cpu, wall float64) Row {
+	inc := func(s string, st string, correct, wrong int32, cpu, wall float64) Row {
 		return Row{Solver: s, Benchmark: "incremental/QF_LIA/f/1.smt2", Status: st, CorrectAnswers: correct, WrongAnswers: wrong,
 			CheckSats: 5, CPU: cpu, Wall: wall}
 	}
@@ -301,7 +301,7 @@ func TestExperimentalDivisions(t *testing.T) {
 	var rows []Row
 	for _, l := range []string{"QF_BV", "QF_LIA", "QF_FP", "QF_NIA", "QF_AX"} {
 		rows = append(rows,
-			Row{Solver: "a", Benchmark: "non-incremental/" + l + "/f/1.smt2", Status: "complete", Answer: "sat", Expected: "sat", CPU: 1, Wall: 1, Model: "VALID"},
+			Row{Solver: "a", Benchmark: "non-incremental/" + l + "/f/1.smt2", Status: "complete", Answer: "sat", Expected: "sat", CPU: 1, Wall: 1, Source: &RowSource{Model: "VALID"}},
 			Row{Solver: "b", Benchmark: "non-incremental/" + l + "/f/1.smt2", Status: "complete", Answer: "unknown", Expected: "sat", CPU: 1, Wall: 1})
 	}
 	for _, c := range []struct {

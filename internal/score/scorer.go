@@ -129,8 +129,8 @@ func newScorer(rows []Row, o Options, rules int) *scorer {
 	for i := range rows {
 		r := &rows[i]
 		key := r.Solver
-		if s.legacy() && r.Name != "" {
-			key = r.Name // 2015-2018: the programs group by the solver column
+		if n := r.Name(); s.legacy() && n != "" {
+			key = n // 2015-2018: the programs group by the solver column
 		}
 		si, ok := solverIdx[key]
 		if !ok {
@@ -168,9 +168,9 @@ func newScorer(rows []Row, o Options, rules int) *scorer {
 		}
 		s.recs = append(s.recs, rec{
 			cpu: r.CPU, wall: r.Wall, solver: si, bench: bi,
-			correct: int32(r.CorrectAnswers), wrong: int32(r.WrongAnswers), checks: int32(r.CheckSats), reduct: int32(r.Reduction),
+			correct: r.CorrectAnswers, wrong: r.WrongAnswers, checks: r.CheckSats, reduct: r.Reduction,
 			status: parseStatus(r.Status), answer: s.answerOf(r.Answer), expected: parseAnswer(r.Expected),
-			model: parseModel(r.Model), coreErr: r.CoreErroneous, coreBad: r.CoreIllFormed, coreOK: r.CoreParsable, mvErr: officialModelError(r),
+			model: parseModel(r.Model()), coreErr: r.CoreErroneous, coreBad: r.CoreIllFormed, coreOK: r.CoreParsable, mvErr: officialModelError(r),
 		})
 	}
 	// Divisions.

@@ -35,7 +35,7 @@ func modelVerdicts(rep *Report, rows []Row, reg Registry) {
 	}
 	has := false
 	for i := range rows {
-		if rows[i].Model != "" {
+		if rows[i].Model() != "" {
 			has = true
 			break
 		}
@@ -66,7 +66,7 @@ func modelVerdicts(rep *Report, rows []Row, reg Registry) {
 			by[di][name] = sv
 		}
 		sv.Results++
-		key := r.Model
+		key := r.Model()
 		switch key {
 		case "VALID":
 			sv.Valid++
@@ -77,8 +77,8 @@ func modelVerdicts(rep *Report, rows []Row, reg Registry) {
 		case "":
 			key = NoVerdict
 		}
-		if r.ModelReason != "" && key != NoVerdict {
-			key += " " + r.ModelReason
+		if reason := r.ModelReason(); reason != "" && key != NoVerdict {
+			key += " " + reason
 		}
 		sv.Verdicts[key]++
 	}
