@@ -254,7 +254,9 @@ func newScore2024(rows []Row, o Options) *score2024 {
 		keyMap[k] = x
 		return x
 	}
-	s.rows = make([]row24, 0, len(rows))
+	// Room for the rows and some missing results of entrants (added at
+	// the end): the rows are many, and not grown by a copy if they fit.
+	s.rows = make([]row24, 0, len(rows)+len(rows)/64+1024)
 	// A benchmark's rows come one after the other: its index, logic and
 	// removal are looked up once for them.
 	lastPath, lastBench, lastRemoved := "", int32(-1), false
