@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/smtarena/smtarena/internal/testenv"
 )
@@ -99,6 +100,9 @@ func TestLintShared(t *testing.T) {
 }
 
 func TestMain(m *testing.M) {
+	if os.Getenv("SMTARENA_TEST_MEASURE") != "" {
+		os.Exit(measureCommand(os.Args[1:]))
+	}
 	if os.Getenv("SMTARENA_TEST_MAIN") != "" {
 		// Act as the smtarena binary, for tests that kill it (and for the
 		// Slurm tests' workers, which scancel stops with SIGTERM).
@@ -113,6 +117,37 @@ func TestMain(m *testing.M) {
 		os.RemoveAll(filepath.Dir(score2024DB.path))
 	}
 	os.Exit(code)
+}
+
+// measureCommand runs a command and prints its wall time, CPU time and
+// peak RSS as "wall_ns cpu_ns maxrss_kb" on stdout, its output going to
+// this process's stderr. The benchmarks run commands through it, as a
+// process of its own: a process's peak RSS (ru_maxrss) counts that of the
+// process it was started from, up to its exec (Go starts commands with
+// vfork), so a command started from a benchmark that holds hundreds of MB
+// would report at least those. Started from here, it reports at least this
+// process's own RSS, some 10 MB, below the commands' own peaks.
+func measureCommand(args []string) int {
+	if len(args) == 0 {
+		fmt.Fprintln(os.Stderr, "measure: no command")
+		return 2
+	}
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	start := time.Now()
+	err := cmd.Run()
+	wall := time.Since(start)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "measure:", err)
+		return 1
+	}
+	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	if !ok {
+		fmt.Fprintln(os.Stderr, "measure: no resource usage")
+		return 1
+	}
+	fmt.Printf("%d %d %d\n", wall.Nanoseconds(), ru.Utime.Nano()+ru.Stime.Nano(), ru.Maxrss)
+	return 0
 }
 
 func TestExec(t *testing.T) {

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -153,6 +156,14 @@ func TestReproduce2024CLI(t *testing.T) {
 //     timed): importing the results and scoring them, per million result
 //     rows.
 //
+// Each is measured in this process (runImport, runScore: the commands'
+// code without a process's start and its fresh memory) and as processes
+// of the smtarena binary, built first: wall time, CPU time and peak RSS
+// of each command, as a user sees them. The peak RSS in this process is
+// the phase's own only roughly: memory that SQLite's allocator took in
+// earlier phases is not returned to the system, and counts again; the
+// processes' peaks are exact.
+//
 // The target is at most 2 s and 1 GB per million rows.
 func BenchmarkImportScore2024(b *testing.B) {
 	dir := testenv.Shared(b, "official-results/2024")
@@ -191,6 +202,39 @@ func BenchmarkImportScore2024(b *testing.B) {
 			Out: out, Date: "2024-07-08", Defs: filepath.Join(dir, "submissions/smtcomp/defs.py"),
 			Submissions: filepath.Join(dir, "submissions/submissions")}, quiet)
 	}
+	// The binary, for the commands as processes.
+	bin := filepath.Join(b.TempDir(), "smtarena")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		b.Fatalf("build: %v\n%s", err, out)
+	}
+	var pAll, pScoring, pAlone, pAloneScoring phase
+	self, err := os.Executable()
+	if err != nil {
+		b.Fatal(err)
+	}
+	command := func(p *phase, args ...string) { // a command measured by this binary as a process of its own (measureCommand)
+		b.Helper()
+		cmd := exec.Command(self, append([]string{bin}, args...)...)
+		cmd.Env = append(os.Environ(), "SMTARENA_TEST_MEASURE=1")
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
+		out, err := cmd.Output()
+		var wall, cpu, kb int64
+		if err == nil {
+			_, err = fmt.Sscan(string(out), &wall, &cpu, &kb)
+		}
+		if err != nil {
+			b.Fatalf("smtarena %s: %v\n%s", strings.Join(args, " "), err, errb.String())
+		}
+		p.wall += time.Duration(wall)
+		p.cpu += time.Duration(cpu)
+		p.peak = max(p.peak, int(kb/1000))
+	}
+	scoreArgs := func(db, out string) []string {
+		return []string{"score", "--db", db, "--rules", "2024", "--year", "2024", "--track", "all", "--compat", "official",
+			"--format", "web-json", "--out", out, "--date", "2024-07-08", "--defs", filepath.Join(dir, "submissions/smtcomp/defs.py"),
+			"--submissions", filepath.Join(dir, "submissions/submissions")}
+	}
 	for range b.N {
 		tmp := b.TempDir()
 		files += createFiles(b, filepath.Join(tmp, "probe"), 186)
@@ -207,6 +251,15 @@ func BenchmarkImportScore2024(b *testing.B) {
 			return runImport(ctx, ImportOptions{DB: db2}, append([]string{"smtcomp-json"}, results...), quiet)
 		})
 		timed(&aloneScoring, func() error { return score(db2, filepath.Join(tmp, "alone")) })
+		// The same as processes.
+		db3, db4 := filepath.Join(tmp, "p.db"), filepath.Join(tmp, "p2.db")
+		command(&pAll, append(append([]string{"import", "--db", db3}, results...), list)...)
+		command(&pScoring, scoreArgs(db3, filepath.Join(tmp, "pall"))...)
+		if err := runImport(ctx, ImportOptions{DB: db4}, []string{"benchmarks-json", list}, quiet); err != nil {
+			b.Fatal(err)
+		}
+		command(&pAlone, append([]string{"import", "--db", db4, "smtcomp-json"}, results...)...)
+		command(&pAloneScoring, scoreArgs(db4, filepath.Join(tmp, "palone"))...)
 	}
 	n := time.Duration(b.N)
 	ms := func(d time.Duration) time.Duration { return (d / n).Round(time.Millisecond) }
@@ -220,6 +273,15 @@ func BenchmarkImportScore2024(b *testing.B) {
 	b.Logf("the results alone (the list imported before): import %v (CPU %v, peak RSS %d MB), scoring %v (CPU %v, peak %d MB); %v for %d result rows = %.2f s per million result rows (target 2); peak RSS %d MB per million result rows",
 		ms(alone.wall), ms(alone.cpu), alone.peak, ms(aloneScoring.wall), ms(aloneScoring.cpu), aloneScoring.peak, ms(res), rows, perM(res, rows),
 		max(alone.peak, aloneScoring.peak)*1000000/rows)
+	pJob, pRes := pAll.wall+pScoring.wall, pAlone.wall+pAloneScoring.wall
+	b.ReportMetric(perM(pJob, rows+listRows), "s/Mrow-job-processes")
+	b.ReportMetric(perM(pRes, rows), "s/Mresult-processes")
+	b.Logf("as processes, the whole job: smtarena import %v (CPU %v, peak RSS %d MB), smtarena score --track all %v (CPU %v, peak RSS %d MB); %.2f s per million rows read; peak RSS %d MB per million rows",
+		ms(pAll.wall), ms(pAll.cpu), pAll.peak, ms(pScoring.wall), ms(pScoring.cpu), pScoring.peak, perM(pJob, rows+listRows),
+		max(pAll.peak, pScoring.peak)*1000000/(rows+listRows))
+	b.Logf("as processes, the results alone: smtarena import %v (CPU %v, peak RSS %d MB), smtarena score --track all %v (CPU %v, peak RSS %d MB); %.2f s per million result rows; peak RSS %d MB per million result rows",
+		ms(pAlone.wall), ms(pAlone.cpu), pAlone.peak, ms(pAloneScoring.wall), ms(pAloneScoring.cpu), pAloneScoring.peak, perM(pRes, rows),
+		max(pAlone.peak, pAloneScoring.peak)*1000000/rows)
 	b.Logf("the file system: 186 files of 4 KB (as many as the pages) created in %v where the pages go (%s); an ext4 without a journal, as here, passes over the inodes deleted in the last minutes when it makes a file: in a directory where tests have deleted many, a page costs about a millisecond",
 		ms(files), filepath.Dir(b.TempDir()))
 }
