@@ -16,6 +16,7 @@ import (
 	"github.com/smtarena/smtarena/internal/official"
 	"github.com/smtarena/smtarena/internal/score"
 	"github.com/smtarena/smtarena/internal/store"
+	"github.com/smtarena/smtarena/internal/strarena"
 	"github.com/spf13/cobra"
 )
 
@@ -242,6 +243,7 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 	var ahead *factsAhead
 	var in interner
 	var rr score.RowReader
+	var pathCopies strarena.Arena
 	err = st.EachResult(ctx, f, func(r *store.Result) error {
 		if competition != "" && r.Competition != competition {
 			return nil
@@ -259,11 +261,13 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 		if err := rr.Read(row, r.Solver, r.BenchmarkPath, r.Status, r.Answer, r.Expected, r.CPU, r.Wall, r.Extra); err != nil {
 			return err
 		}
-		// The store gives each row strings of its own; the rows keep one
-		// of each.
+		// The store gives each row strings of its own, parts of blocks of
+		// megabytes; the rows keep one copy of each, of its own, and the
+		// blocks go once read.
 		if len(paths) > 0 && row.Benchmark == paths[len(paths)-1] {
 			row.Benchmark = paths[len(paths)-1]
 		} else {
+			row.Benchmark = pathCopies.Clone(row.Benchmark)
 			paths = append(paths, row.Benchmark)
 		}
 		bench = append(bench, int32(len(paths)-1))
@@ -559,7 +563,7 @@ func scoreStoredWith(ctx context.Context, st store.Store, opts ScoreOptions, so 
 	return rep, results, rows, nil
 }
 
-// interner keeps one copy of each of few strings: the last one of each
+// interner keeps one copy of each of few strings, a copy of its own: the last one of each
 // of a few slots (by length and first and last bytes) is at hand without
 // a map's hashing.
 type interner struct {
@@ -580,10 +584,12 @@ func (in *interner) of(s string) string {
 		if in.m == nil {
 			in.m = map[string]string{}
 		}
+		// A copy of its own: s may be part of a block of the store's.
+		t = strings.Clone(s)
 		if len(in.m) >= 10000 {
-			return s
+			return t
 		}
-		in.m[s], t = s, s
+		in.m[t] = t
 	}
 	*slot = t
 	return t

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 
 	"github.com/smtarena/smtarena/internal/store"
 )
@@ -99,32 +98,6 @@ func appendKey(b []byte, source string, year int, track, solver, configuration, 
 		b = append(b, s...)
 	}
 	return b
-}
-
-// arena makes the short strings of the results read (their keys and
-// Extra objects, one of each a result) out of few allocations: 64 KB at a
-// time rather than one allocation a string. The strings live as long as
-// their results; nothing in a chunk is changed once a string is made of
-// it, and the chunks hold no pointers for the collector to follow.
-type arena struct{ chunk []byte }
-
-// arenaChunk is the size of an arena's allocations.
-const arenaChunk = 64 << 10
-
-// string returns b as a string of the arena's.
-func (a *arena) string(b []byte) string {
-	if len(b) == 0 {
-		return ""
-	}
-	if len(b) > cap(a.chunk)-len(a.chunk) {
-		if len(b) > arenaChunk/4 {
-			return string(b) // a long one: on its own
-		}
-		a.chunk = make([]byte, 0, arenaChunk)
-	}
-	n := len(a.chunk)
-	a.chunk = append(a.chunk, b...)
-	return unsafe.String(&a.chunk[n], len(b))
 }
 
 // Import reads an official result file of a format (see Formats) into the

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/smtarena/smtarena/internal/store"
+	"github.com/smtarena/smtarena/internal/strarena"
 )
 
 // wordClass is what a result word of the smtcomp tool means.
@@ -90,7 +91,7 @@ type smtcompFast struct {
 	paths  pathMaker
 	buf    []byte
 	key    []byte
-	arena  arena // the results' keys and Extra objects
+	arena  strarena.Arena // the results' keys and Extra objects
 }
 
 // pathMaker makes library paths of file objects; results come benchmark
@@ -347,8 +348,8 @@ func (f *smtcompFast) result(d *jsonReader, ms []member) (res store.Result, why 
 	f.key = appendKey(f.key[:0], "smtcomp", year, track, sv, "", bp, "")
 	return store.Result{Competition: comp, Year: year, Track: track, Solver: sv,
 		BenchmarkPath: bp, Status: w.status, Answer: w.answer, CPU: times[0], Wall: times[1],
-		MemoryMB: times[2] / (1 << 20), Extra: f.arena.string(x),
-		SourceKey: f.arena.string(f.key)}, "", true
+		MemoryMB: times[2] / (1 << 20), Extra: f.arena.String(x),
+		SourceKey: f.arena.String(f.key)}, "", true
 }
 
 // appendJSONFloat appends a float64 as encoding/json writes it.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/smtarena/smtarena/internal/strarena"
 	"io"
 	"math"
 	"strconv"
@@ -293,16 +294,36 @@ func ReadRow(r *Row, solver, path, status, answer, expected string, cpu, wall fl
 type RowReader struct {
 	seen         map[string]*extraRow
 	hits, misses int
+	arena        strarena.Arena // the strings of the Extra objects not kept in seen
+}
+
+// detach makes the strings of e copies of their own.
+func (e *extraRow) detach(a *strarena.Arena) {
+	for _, p := range [...]*string{&e.solverID, &e.result, &e.model, &e.reason, &e.modelError, &e.modelException, &e.job, &e.pair, &e.config} {
+		*p = a.Clone(*p)
+	}
 }
 
 // maxSeen bounds the Extra objects a RowReader keeps; when they are many
 // and seldom seen again (a pair id in each), it stops looking.
 const maxSeen = 4096
 
-// Read is ReadRow.
+// Read is ReadRow, but what the row keeps of extra does not point into it
+// (a store's results may be substrings of blocks of megabytes: a row
+// that pointed into one would keep it all).
 func (rr *RowReader) Read(r *Row, solver, path, status, answer, expected string, cpu, wall float64, extra string) error {
-	if extra == "" || extra == "{}" || (len(rr.seen) >= maxSeen && rr.hits < rr.misses) {
+	if extra == "" || extra == "{}" {
 		return ReadRow(r, solver, path, status, answer, expected, cpu, wall, extra)
+	}
+	if len(rr.seen) >= maxSeen && rr.hits < rr.misses {
+		r.Solver, r.Benchmark, r.Status, r.Answer, r.Expected, r.CPU, r.Wall = solver, path, status, answer, expected, cpu, wall
+		var x extraRow
+		if err := x.read(extra); err != nil {
+			return fmt.Errorf("%s: extra columns: %w", path, err)
+		}
+		x.detach(&rr.arena)
+		x.apply(r, solver)
+		return nil
 	}
 	r.Solver, r.Benchmark, r.Status, r.Answer, r.Expected, r.CPU, r.Wall = solver, path, status, answer, expected, cpu, wall
 	x, ok := rr.seen[extra]
