@@ -14,8 +14,9 @@ import (
 // is complete, on goroutines of their own, so that the lookups use the
 // processors the reading leaves (the 66,188 benchmarks of the 2024
 // unsat-core results take longer to look up than their rows to read). The
-// paths given are those of a slice that is only appended to and never
-// moved: the chunks sent do not change afterwards.
+// paths given are those of a slice that is only appended to: the elements
+// of a chunk sent are not written again (if an append moves the slice, the
+// chunk keeps the old array).
 type factsAhead struct {
 	ctx    context.Context
 	cancel context.CancelFunc
