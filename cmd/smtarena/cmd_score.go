@@ -240,7 +240,7 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 	if track == benchmark.Incremental && need.CheckSats && checkSats == "" {
 		needIndex = true // the check-sat counts are the library's
 	}
-	var ahead *factsAhead
+	var ahead *store.FactsAhead
 	var in interner
 	var rr score.RowReader
 	var pathCopies strarena.Arena
@@ -285,15 +285,15 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 		}
 		if needIndex && wantFacts {
 			if ahead == nil {
-				ahead = newFactsAhead(ctx, st)
+				ahead = store.NewFactsAhead(ctx, st)
 			}
-			ahead.offer(paths)
+			ahead.Offer(paths)
 		}
 		return nil
 	})
 	if err != nil || len(rows) == 0 {
 		if ahead != nil {
-			ahead.stop()
+			ahead.Stop()
 		}
 		return nil, nil, err
 	}
@@ -302,7 +302,7 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 	// thousands of them).
 	var facts []store.BenchFact
 	if ahead != nil {
-		if facts, err = ahead.wait(paths); err != nil {
+		if facts, err = ahead.Wait(paths); err != nil {
 			return nil, nil, err
 		}
 	}

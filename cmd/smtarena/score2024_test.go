@@ -23,6 +23,16 @@ import (
 	"github.com/smtarena/smtarena/internal/testenv"
 )
 
+// data2024 is the 2024 data of the shared official results (dir): the
+// results files of the four tracks, in the order the tests import them,
+// and the benchmark list.
+func data2024(dir string) (results []string, list string) {
+	for _, f := range []string{"results-cloud-2024.json.gz", "results-parallel-2024.json.gz", "results-inc-2024.json.gz", "results-uc-2024.json.gz"} {
+		results = append(results, filepath.Join(dir, "data", f))
+	}
+	return results, filepath.Join(dir, "data/benchmarks-2024.json.gz")
+}
+
 // TestScore2024Parallel runs the README's 2024 steps on the parallel
 // track: import the cloud and parallel results and (the part of) the
 // benchmark list they need, score with defs.py and the submissions, write
@@ -103,10 +113,8 @@ func TestScore2024Parallel(t *testing.T) {
 func TestReproduce2024CLI(t *testing.T) {
 	dir := testenv.Shared(t, "official-results/2024")
 	db := filepath.Join(t.TempDir(), "s.db")
-	args := []string{"import", "--db", db}
-	for _, f := range []string{"results-cloud-2024.json.gz", "results-parallel-2024.json.gz", "results-inc-2024.json.gz", "results-uc-2024.json.gz", "benchmarks-2024.json.gz"} {
-		args = append(args, filepath.Join(dir, "data", f))
-	}
+	results, list := data2024(dir)
+	args := append(append([]string{"import", "--db", db}, results...), list)
 	if code, out, errs := runCLI(t, "", args...); code != 0 || !strings.Contains(out, "141661 rows, 141661 added") || !strings.Contains(out, "482964 rows, 482964 added") {
 		t.Fatalf("import: %d %s %s", code, out, errs)
 	}
@@ -168,11 +176,7 @@ func TestReproduce2024CLI(t *testing.T) {
 func BenchmarkImportScore2024(b *testing.B) {
 	dir := testenv.Shared(b, "official-results/2024")
 	ctx := context.Background()
-	var results []string
-	for _, f := range []string{"results-cloud-2024.json.gz", "results-parallel-2024.json.gz", "results-inc-2024.json.gz", "results-uc-2024.json.gz"} {
-		results = append(results, filepath.Join(dir, "data", f))
-	}
-	list := filepath.Join(dir, "data/benchmarks-2024.json.gz")
+	results, list := data2024(dir)
 	rows := 0
 	for _, f := range results {
 		rows += countJSONResults(b, f)
@@ -366,15 +370,12 @@ func BenchmarkScore2024(b *testing.B) {
 			return
 		}
 		db := filepath.Join(tmp, "s.db")
-		var results []string
-		for _, f := range []string{"results-cloud-2024.json.gz", "results-parallel-2024.json.gz", "results-inc-2024.json.gz", "results-uc-2024.json.gz"} {
-			results = append(results, filepath.Join(dir, "data", f))
-		}
+		results, list := data2024(dir)
 		if err := runImport(ctx, ImportOptions{DB: db}, append([]string{"smtcomp-json"}, results...), quiet); err != nil {
 			score2024DB.err = err
 			return
 		}
-		score2024DB.err = runImport(ctx, ImportOptions{DB: db}, []string{"benchmarks-json", filepath.Join(dir, "data/benchmarks-2024.json.gz")}, quiet)
+		score2024DB.err = runImport(ctx, ImportOptions{DB: db}, []string{"benchmarks-json", list}, quiet)
 		score2024DB.path = db
 	})
 	if score2024DB.err != nil {

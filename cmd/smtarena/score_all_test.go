@@ -23,11 +23,8 @@ func TestScoreAll2024(t *testing.T) {
 	dir := testenv.Shared(t, "official-results/2024")
 	tmp := t.TempDir()
 	db := filepath.Join(tmp, "s.db")
-	args := []string{"import", "--db", db}
-	for _, f := range []string{"results-cloud-2024.json.gz", "results-parallel-2024.json.gz", "results-inc-2024.json.gz", "results-uc-2024.json.gz", "benchmarks-2024.json.gz"} {
-		args = append(args, filepath.Join(dir, "data", f))
-	}
-	if code, out, errs := runCLI(t, "", args...); code != 0 {
+	results, list := data2024(dir)
+	if code, out, errs := runCLI(t, "", append(append([]string{"import", "--db", db}, results...), list)...); code != 0 {
 		t.Fatalf("import: %d %s %s", code, out, errs)
 	}
 	scoreArgs := func(track string, more ...string) []string {

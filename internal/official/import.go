@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/smtarena/smtarena/internal/store"
 )
@@ -84,8 +85,9 @@ func (s Stats) Unusable() int {
 // where it has one. Two results that differ in any of these are two
 // results; importing the same file twice records each once.
 func Key(source string, year int, track, solver, configuration, benchmark, pair string) string {
-	return string(appendKey(make([]byte, 0, len(source)+len(track)+len(solver)+len(configuration)+len(benchmark)+len(pair)+26),
-		source, year, track, solver, configuration, benchmark, pair))
+	b := appendKey(make([]byte, 0, len(source)+len(track)+len(solver)+len(configuration)+len(benchmark)+len(pair)+26),
+		source, year, track, solver, configuration, benchmark, pair)
+	return unsafe.String(unsafe.SliceData(b), len(b)) // b is not kept: one allocation a key, as strings.Builder makes
 }
 
 // appendKey appends the Key of a result.

@@ -5,11 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/smtarena/smtarena/internal/strarena"
 	"io"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/smtarena/smtarena/internal/strarena"
 )
 
 // Row is one solver's run on one benchmark: what scoring needs of a result.
@@ -276,6 +277,12 @@ func RowOf(solver, path, status, answer, expected string, cpu, wall float64, ext
 // ReadRow is RowOf into a zero Row (a year's rows are many, and large:
 // they are built where they are kept).
 func ReadRow(r *Row, solver, path, status, answer, expected string, cpu, wall float64, extra string) error {
+	return readRow(r, solver, path, status, answer, expected, cpu, wall, extra, nil)
+}
+
+// readRow is ReadRow; with an arena, what the row keeps of extra is
+// copied into it (see RowReader.Read).
+func readRow(r *Row, solver, path, status, answer, expected string, cpu, wall float64, extra string, a *strarena.Arena) error {
 	r.Solver, r.Benchmark, r.Status, r.Answer, r.Expected, r.CPU, r.Wall = solver, path, status, answer, expected, cpu, wall
 	if extra == "" || extra == "{}" {
 		return nil
@@ -283,6 +290,9 @@ func ReadRow(r *Row, solver, path, status, answer, expected string, cpu, wall fl
 	var x extraRow
 	if err := x.read(extra); err != nil {
 		return fmt.Errorf("%s: extra columns: %w", path, err)
+	}
+	if a != nil {
+		x.detach(a)
 	}
 	x.apply(r, solver)
 	return nil
@@ -312,18 +322,8 @@ const maxSeen = 4096
 // (a store's results may be substrings of blocks of megabytes: a row
 // that pointed into one would keep it all).
 func (rr *RowReader) Read(r *Row, solver, path, status, answer, expected string, cpu, wall float64, extra string) error {
-	if extra == "" || extra == "{}" {
-		return ReadRow(r, solver, path, status, answer, expected, cpu, wall, extra)
-	}
-	if len(rr.seen) >= maxSeen && rr.hits < rr.misses {
-		r.Solver, r.Benchmark, r.Status, r.Answer, r.Expected, r.CPU, r.Wall = solver, path, status, answer, expected, cpu, wall
-		var x extraRow
-		if err := x.read(extra); err != nil {
-			return fmt.Errorf("%s: extra columns: %w", path, err)
-		}
-		x.detach(&rr.arena)
-		x.apply(r, solver)
-		return nil
+	if extra == "" || extra == "{}" || (len(rr.seen) >= maxSeen && rr.hits < rr.misses) {
+		return readRow(r, solver, path, status, answer, expected, cpu, wall, extra, &rr.arena)
 	}
 	r.Solver, r.Benchmark, r.Status, r.Answer, r.Expected, r.CPU, r.Wall = solver, path, status, answer, expected, cpu, wall
 	x, ok := rr.seen[extra]

@@ -39,14 +39,14 @@ var (
 	_ FactStore = (*Postgres)(nil)
 )
 
-// BenchFactsChunk bounds the paths sent in one query (callers that look
-// paths up as they come send them in chunks of this size): the JSON of them is
+// benchFactsChunk bounds the paths sent in one query (FactsAhead sends
+// paths as they come in chunks of this size): the JSON of them is
 // copied on its way to the database, and SQLite parses it and builds the
 // answer in memory of its own. 4096 paths (some 300 KB) keep that memory
 // small enough to be reused from one query to the next: the 66,188 paths
 // of the 2024 unsat-core results take 1,900 page faults, against 4,300 in
 // chunks of 16,384, for as many lookups a second.
-const BenchFactsChunk = 4096
+const benchFactsChunk = 4096
 
 func (s *sqlStore) BenchFacts(ctx context.Context, paths []string) ([]BenchFact, error) {
 	out := make([]BenchFact, len(paths))
@@ -91,7 +91,7 @@ func (s *sqlStore) BenchFacts(ctx context.Context, paths []string) ([]BenchFact,
 	// are processors (SQLite's store has one connection of its own, for
 	// writing: its readers are others), each chunk's facts going to places
 	// of their own.
-	chunks := (len(lookup) + BenchFactsChunk - 1) / BenchFactsChunk
+	chunks := (len(lookup) + benchFactsChunk - 1) / benchFactsChunk
 	// SQLite's readers also leave the store's connection to what else
 	// reads meanwhile (scoring reads a track's results while it looks up
 	// their benchmarks).
@@ -109,8 +109,8 @@ func (s *sqlStore) BenchFacts(ctx context.Context, paths []string) ([]BenchFact,
 			var buf []byte
 			var found []BenchFact // a chunk's facts where they are scattered from
 			for c := w; c < chunks; c += workers {
-				at := c * BenchFactsChunk
-				chunk := lookup[at:min(at+BenchFactsChunk, len(lookup))]
+				at := c * benchFactsChunk
+				chunk := lookup[at:min(at+benchFactsChunk, len(lookup))]
 				n := 2
 				for _, p := range chunk {
 					n += len(p) + 3
@@ -130,7 +130,7 @@ func (s *sqlStore) BenchFacts(ctx context.Context, paths []string) ([]BenchFact,
 				dst := out[at : at+len(chunk)]
 				if order != nil {
 					if found == nil {
-						found = make([]BenchFact, min(BenchFactsChunk, len(lookup)))
+						found = make([]BenchFact, min(benchFactsChunk, len(lookup)))
 					}
 					dst = found[:len(chunk)]
 					clear(dst)

@@ -31,11 +31,12 @@ var (
 // DefaultDSN is where the embedded store lives unless --db says otherwise.
 const DefaultDSN = "smtarena.db"
 
-// Open opens (and migrates) the store a DSN names: a postgres:// or
-// postgresql:// URL, or an SQLite file path (optionally sqlite:PATH).
-// sqliteBusyMillis is how long a connection waits for another's lock.
+// sqliteBusyMillis is how long an SQLite connection waits for another's
+// lock.
 const sqliteBusyMillis = 30000
 
+// Open opens (and migrates) the store a DSN names: a postgres:// or
+// postgresql:// URL, or an SQLite file path (optionally sqlite:PATH).
 func Open(ctx context.Context, dsn string) (Store, error) {
 	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
 		return OpenPostgres(ctx, dsn)
@@ -71,7 +72,7 @@ func OpenSQLite(ctx context.Context, path string) (*SQLite, error) {
 	db.SetMaxOpenConns(1)
 	// Connections that only read, beside: BenchFacts reads on several at
 	// once.
-	rq := url.Values{"_busy_timeout": {"30000"}, "_mutex": {"no"}, "_query_only": {"1"}}
+	rq := url.Values{"_busy_timeout": {strconv.Itoa(sqliteBusyMillis)}, "_mutex": {"no"}, "_query_only": {"1"}}
 	s := &SQLite{sqlStore{db: db, d: sqliteDialect, readDSN: "file:" + path + "?" + rq.Encode()}}
 	if err := pingSQLite(ctx, db); err != nil {
 		db.Close()

@@ -81,6 +81,29 @@ func benchFacts(t *testing.T, s store.Store) {
 			t.Fatalf("%s: %+v, want %+v", p, got[i], want)
 		}
 	}
+	// The same looked up as the paths come (FactsAhead): the facts of
+	// all, in their order, as BenchFacts gives them.
+	ahead := store.NewFactsAhead(ctx, s)
+	var read []string
+	for _, p := range ask {
+		read = append(read, p)
+		ahead.Offer(read)
+	}
+	gotAhead, err := ahead.Wait(read)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(gotAhead) != len(got) {
+		t.Fatalf("FactsAhead: %d facts for %d paths", len(gotAhead), len(ask))
+	}
+	for i := range got {
+		if gotAhead[i] != got[i] {
+			t.Fatalf("FactsAhead: %s: %+v, want %+v", ask[i], gotAhead[i], got[i])
+		}
+	}
+	stopped := store.NewFactsAhead(ctx, s)
+	stopped.Offer(ask)
+	stopped.Stop()
 	// None found.
 	got, err = s.BenchFacts(ctx, []string{"x", "y"})
 	if err != nil || len(got) != 2 || got[0].Indexed || got[1].Indexed {
