@@ -112,6 +112,9 @@ func columnName(h string) string {
 // is missing from every incremental export.
 var requiredColumns = []string{"benchmark", "solver", "cpu time", "wallclock time", "result"}
 
+// awsHint is what a file that is not a StarExec export may be instead.
+const awsHint = "the cloud and parallel tracks' AWS results are read as aws-csv: smtarena import aws-csv FILE"
+
 func importCSV(b *batcher, name, member string, r io.Reader, opts Options) error {
 	er := &endReader{r: r}
 	cr := csv.NewReader(er)
@@ -149,9 +152,17 @@ func importCSV(b *batcher, name, member string, r io.Reader, opts Options) error
 			custom[base] = append(custom[base], i)
 		}
 	}
+	// The cloud and parallel tracks' AWS tables of 2022 have the columns
+	// of an export, but also a millisecond column, which no export has,
+	// and no pair ids: read as an export, a solver's second row of a
+	// benchmark (departure 17 of docs/scoring.md) would be taken for the
+	// first and dropped.
+	if _, ok := col["millisecond"]; ok {
+		return fmt.Errorf("%s:1: a millisecond column: not a StarExec job export (%s)", name, awsHint)
+	}
 	for _, need := range requiredColumns {
 		if _, ok := col[need]; !ok {
-			return fmt.Errorf("%s:1: no %q column: not a StarExec job export", name, need)
+			return fmt.Errorf("%s:1: no %q column: not a StarExec job export (%s)", name, need, awsHint)
 		}
 	}
 	get := func(rec []string, c string) string {

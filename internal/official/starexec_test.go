@@ -2,6 +2,7 @@ package official
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -9,6 +10,37 @@ import (
 	"github.com/smtarena/smtarena/internal/store"
 	"github.com/smtarena/smtarena/internal/testenv"
 )
+
+// TestStarExecRefusesAWS: an AWS table of the cloud and parallel tracks
+// given as a StarExec export (no format word: the default) is refused with
+// the format to give, not read with its repeated rows dropped; nothing is
+// imported. aws-csv reads it, repeats and all.
+func TestStarExecRefusesAWS(t *testing.T) {
+	st := openStore(t)
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "2022")
+	os.MkdirAll(dir, 0o755)
+	f := filepath.Join(dir, "raw-results-cloud.csv")
+	os.WriteFile(f, []byte("benchmark,millisecond,result,cpu time,wallclock time,solver,solver id,configuration id,expected,status\n"+
+		"./LRA/f/a.smt2,17913,unsat,17.913,17.913,Vampire,39081,659685,unsat,complete\n"+
+		"./LRA/f/a.smt2,1200000,timeout,1200.0,1200.0,Vampire,39081,659685,unsat,complete\n"), 0o644)
+	s, err := Import(ctx, st, "", f, Options{})
+	if err == nil || !strings.Contains(err.Error(), "raw-results-cloud.csv:1: a millisecond column") || !strings.Contains(err.Error(), "aws-csv") || s.Added != 0 {
+		t.Fatalf("%+v %v", s, err)
+	}
+	if n, _ := st.CountResults(ctx, store.ResultFilter{}); n != 0 {
+		t.Errorf("%d results imported", n)
+	}
+	if s, err := Import(ctx, st, "aws-csv", f, Options{}); err != nil || s.Added != 2 {
+		t.Errorf("aws-csv: %+v %v", s, err)
+	}
+	// The 2021 table lacks StarExec's cpu time: the same hint.
+	f21 := filepath.Join(dir, "results.csv")
+	os.WriteFile(f21, []byte("benchmark,solver,wallclock time,result\nx.smt2,s,1.0,sat\n"), 0o644)
+	if _, err := Import(ctx, st, "", f21, Options{Track: "cloud"}); err == nil || !strings.Contains(err.Error(), `no "cpu time" column`) || !strings.Contains(err.Error(), "aws-csv") {
+		t.Errorf("2021 table: %v", err)
+	}
+}
 
 func TestImportStarExec(t *testing.T) {
 	dir := testenv.Shared(t, "official-results/2019/results")
