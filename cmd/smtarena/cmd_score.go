@@ -219,14 +219,18 @@ func writeScore(io streams, opts ScoreOptions, rep *score.Report) error {
 // check-sat table) what the results lack: the status of a benchmark, an
 // incremental benchmark's check-sat count, an unsat-core benchmark's number
 // of assertions; of these, only what the computation reads (need). It
-// returns the rows and their benchmarks (each path once for the rows that
-// come one after the other with it).
-func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competition string, track benchmark.Track, checkSats string, need score.Facts, keep func(*store.Result), io streams) ([]score.Row, []string, error) {
+// returns the rows, in room if it has the capacity for them, and their
+// benchmarks (each path once for the rows that come one after the other
+// with it).
+func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competition string, track benchmark.Track, checkSats string, need score.Facts, keep func(*store.Result), room []score.Row, io streams) ([]score.Row, []string, error) {
 	n, err := st.CountResults(ctx, f)
 	if err != nil {
 		return nil, nil, err
 	}
-	rows := newRows(n) // not grown by copies: a year's rows are many
+	rows := room[:0] // not grown by copies: a year's rows are many
+	if cap(rows) < n {
+		rows = newRows(n)[0]
+	}
 	// The rows' benchmarks, each row's place among them: a benchmark's
 	// results come one after the other, and one that comes again is
 	// looked up again.
@@ -349,25 +353,40 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 	return rows, paths, nil
 }
 
-// newRows returns room for n rows (length 0), its memory written once.
-// Fresh memory is mapped page by page as it is first touched, and the
-// collection that so large an allocation starts at once would scan all of
-// it before the rows are written: each page would be mapped twice, for
-// that read and then for the write (22,000 page faults rather than 11,000
-// for the 141,661 rows of the 2024 unsat-core track, measured with rows
-// of 320 bytes; they are 152 now, some 5,300 pages). So no collection
-// starts until the rows are cleared (one track at a time: --track all
-// reads several at once, and each puts back the setting it found).
-func newRows(n int) []score.Row {
+// newRows returns room for n rows (length 0) for each n of ns, their
+// memory written once. Fresh memory is mapped page by page as it is first
+// touched, and the collection that so large an allocation starts at once
+// would scan all of it before the rows are written: each page would be
+// mapped twice, for that read and then for the write, and the write's
+// copy of the zero page flushes the page from both processors (22,000
+// page faults rather than 11,000 for the 141,661 rows of the 2024
+// unsat-core track, measured with rows of 320 bytes; they are 152 now,
+// some 5,300 pages). So no collection starts until the rows are cleared.
+//
+// Turning collection off waits for one that is marking, but not for one
+// that another goroutine is starting at that moment (one whose allocation
+// found the heap over its goal just before): that collection then scans
+// the rows while they are cleared, and cannot stop the clearing goroutine
+// to read its stack either (clear is one call that cannot be
+// interrupted): it signals the goroutine again and again. Measured on
+// the 2024 tracks, a run in eight took half again as long. So --track
+// all makes the rows of the tracks that start together before any of
+// them runs (runScoreAll), in one call.
+func newRows(ns ...int) [][]score.Row {
 	rowsAlloc.Lock()
 	defer rowsAlloc.Unlock()
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	rows := make([]score.Row, n)
-	clear(rows)
-	return rows[:0]
+	rows := make([][]score.Row, len(ns))
+	for i, n := range ns {
+		rows[i] = make([]score.Row, n)
+		clear(rows[i])
+		rows[i] = rows[i][:0]
+	}
+	return rows
 }
 
-// rowsAlloc is held while newRows has collection off.
+// rowsAlloc is held while newRows has collection off (each call puts back
+// the setting it found).
 var rowsAlloc sync.Mutex
 
 // errNoResults says the store has no results to score for a track.
@@ -476,12 +495,13 @@ func applyScoreConfig(opts *ScoreOptions) (score.Registry, error) {
 // scoreStored scores the stored results of one track: the report, the
 // results scored and their rows (in the same order).
 func scoreStored(ctx context.Context, st store.Store, opts ScoreOptions, so score.Options, wantResults bool, io streams) (*score.Report, []store.Result, []score.Row, error) {
-	return scoreStoredWith(ctx, st, opts, so, wantResults, nil, io)
+	return scoreStoredWith(ctx, st, opts, so, wantResults, nil, nil, io)
 }
 
 // scoreStoredWith is scoreStored with the inputs that do not depend on
-// the track read before (nil: read here).
-func scoreStoredWith(ctx context.Context, st store.Store, opts ScoreOptions, so score.Options, wantResults bool, in *scoreInputs, io streams) (*score.Report, []store.Result, []score.Row, error) {
+// the track read before (nil: read here), and the rows made before where
+// room has the capacity for them (newRows).
+func scoreStoredWith(ctx context.Context, st store.Store, opts ScoreOptions, so score.Options, wantResults bool, in *scoreInputs, room []score.Row, io streams) (*score.Report, []store.Result, []score.Row, error) {
 	track, year := so.Track, so.Year
 	// The stored results themselves are kept only when asked for (the
 	// site shows them) or needed (the unsat-core verdicts are read from
@@ -509,7 +529,7 @@ func scoreStoredWith(ctx context.Context, st store.Store, opts ScoreOptions, so 
 	if !wantResults {
 		need = score.FactsOf(so)
 	}
-	rows, paths, err := rowsOf(ctx, st, store.ResultFilter{Year: year, Track: string(track), ImportedKeysless: !wantResults}, opts.Competition, track, opts.CheckSats, need, keep, io)
+	rows, paths, err := rowsOf(ctx, st, store.ResultFilter{Year: year, Track: string(track), ImportedKeysless: !wantResults}, opts.Competition, track, opts.CheckSats, need, keep, room, io)
 	if err != nil {
 		return nil, nil, nil, err
 	}

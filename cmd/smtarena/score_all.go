@@ -24,7 +24,8 @@ const allTracks = "all"
 type trackScore struct {
 	track    benchmark.Track
 	so       score.Options
-	results  int // stored results of the year
+	results  int         // stored results of the year
+	rows     []score.Row // room for the rows, made before the track starts
 	out, err bytes.Buffer
 	fail     error
 }
@@ -96,19 +97,30 @@ func runScoreAll(ctx context.Context, opts ScoreOptions, io streams) error {
 	// The tracks are scored at once as far as their rows fit (rowBudget),
 	// the biggest first; each writes its pages once scored, while the next
 	// ones are read and scored.
+	// The rows of the tracks that start together are made before any of
+	// them runs (newRows says why).
 	budget := newRowBudget(tracks, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
-	for ts := range budget.schedule() {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			to := opts
-			to.Track = string(ts.track)
-			if to.Out != "" {
-				to.Out = filepath.Join(opts.Out, string(ts.track))
-			}
-			ts.fail = scoreTrack(ctx, st, to, ts.so, in, func() { budget.release(ts) }, streams{io.in, &ts.out, &ts.err})
-		}()
+	for batch := range budget.schedule() {
+		ns := make([]int, len(batch))
+		for i, ts := range batch {
+			ns[i] = ts.results
+		}
+		for i, rows := range newRows(ns...) {
+			batch[i].rows = rows
+		}
+		for _, ts := range batch {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				to := opts
+				to.Track = string(ts.track)
+				if to.Out != "" {
+					to.Out = filepath.Join(opts.Out, string(ts.track))
+				}
+				ts.fail = scoreTrack(ctx, st, to, ts, in, func() { budget.release(ts) }, streams{io.in, &ts.out, &ts.err})
+			}()
+		}
 	}
 	wg.Wait()
 	return printTracks(io, opts, tracks)
@@ -117,8 +129,9 @@ func runScoreAll(ctx context.Context, opts ScoreOptions, io streams) error {
 // scoreTrack scores one track of --track all, calls scored (its rows are
 // no longer held), and writes its output. A track without the division
 // asked for (--division) is skipped.
-func scoreTrack(ctx context.Context, st store.Store, opts ScoreOptions, so score.Options, in *scoreInputs, scored func(), io streams) error {
-	rep, _, _, err := scoreStoredWith(ctx, st, opts, so, false, in, io)
+func scoreTrack(ctx context.Context, st store.Store, opts ScoreOptions, ts *trackScore, in *scoreInputs, scored func(), io streams) error {
+	rep, _, _, err := scoreStoredWith(ctx, st, opts, ts.so, false, in, ts.rows, io)
+	ts.rows = nil
 	scored()
 	if err != nil {
 		return err
@@ -156,28 +169,31 @@ func newRowBudget(tracks []*trackScore, slots int) *rowBudget {
 	return b
 }
 
-// schedule returns each track when it may start, until all have.
-func (b *rowBudget) schedule() func(yield func(*trackScore) bool) {
-	return func(yield func(*trackScore) bool) {
+// schedule returns the tracks that may start, as they may, until all have:
+// first all that fit at once, then those that fit as others end.
+func (b *rowBudget) schedule() func(yield func([]*trackScore) bool) {
+	return func(yield func([]*trackScore) bool) {
 		for {
 			b.mu.Lock()
-			i := -1
+			var batch []*trackScore
 			for len(b.pending) > 0 {
-				if i = slices.IndexFunc(b.pending, b.fits); i >= 0 {
+				for i := 0; i < len(b.pending); {
+					if ts := b.pending[i]; b.fits(ts) {
+						batch = append(batch, ts)
+						b.pending = slices.Delete(b.pending, i, i+1)
+						b.used += ts.results
+						b.running++
+						continue
+					}
+					i++
+				}
+				if len(batch) > 0 {
 					break
 				}
 				b.cond.Wait()
 			}
-			if i < 0 {
-				b.mu.Unlock()
-				return
-			}
-			ts := b.pending[i]
-			b.pending = slices.Delete(b.pending, i, i+1)
-			b.used += ts.results
-			b.running++
 			b.mu.Unlock()
-			if !yield(ts) {
+			if len(batch) == 0 || !yield(batch) {
 				return
 			}
 		}

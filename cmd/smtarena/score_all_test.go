@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -187,5 +188,34 @@ func TestScoreAllErrors(t *testing.T) {
 	code, _, errs = runCLI(t, "", "score", "--db", filepath.Join(t.TempDir(), "none.db"), "--rules", "2024", "--track", "all")
 	if code == 0 || !strings.Contains(errs, "no store at") {
 		t.Errorf("no store: %d %s", code, errs)
+	}
+}
+
+// TestRowBudgetBatches: the tracks that fit at once come in one batch (their
+// rows are made together, before any runs), the biggest first; the others
+// come as the running ones end, in batches of what fits then.
+func TestRowBudgetBatches(t *testing.T) {
+	sizes := []int{60, 140, 1, 2, 130}
+	var tracks []*trackScore
+	for _, n := range sizes {
+		tracks = append(tracks, &trackScore{results: n})
+	}
+	b := newRowBudget(tracks, 2)
+	var got [][]int
+	for batch := range b.schedule() {
+		var ns []int
+		for _, ts := range batch {
+			ns = append(ns, ts.results)
+		}
+		got = append(got, ns)
+		for _, ts := range batch {
+			b.release(ts) // ends before the next batch is asked for
+		}
+	}
+	// limit 280: 140 and 130 start together (two slots); then 60 and 2;
+	// then 1.
+	want := [][]int{{140, 130}, {60, 2}, {1}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("batches %v, want %v", got, want)
 	}
 }
