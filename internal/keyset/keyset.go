@@ -1,6 +1,9 @@
 package keyset
 
-import "hash/maphash"
+import (
+	"hash/maphash"
+	"runtime"
+)
 
 // Hash stands for a key: two independently seeded 64-bit hashes. Two
 // different keys among a million are taken for one with a probability
@@ -22,6 +25,7 @@ func (h Hasher) Of(s string) Hash { return Hash{maphash.String(h.a, s), maphash.
 // of an import are megabytes, and their probes miss the cache.
 type Table struct {
 	slots []slot
+	mem   *slotMem // the memory of slots if mapped (makeSlots)
 	n     int
 }
 
@@ -43,16 +47,28 @@ func (t *Table) resize(size int) {
 		p *= 2
 	}
 	old := t.slots
-	t.slots = make([]slot, p)
-	// Written once at once: fresh memory first read (a probe) maps the
-	// system's zero page, and the first write then copies it, a page fault
-	// and a flush of every processor's mapping each (a fifth of an
-	// import's system time here).
-	clear(t.slots)
+	var oldMapped []byte
+	if t.mem != nil {
+		oldMapped = t.mem.b
+	}
+	slots, mapped := makeSlots(p)
+	t.slots = slots
 	for _, s := range old {
 		if s.v != 0 {
 			t.put(s)
 		}
+	}
+	if oldMapped != nil {
+		unmap(oldMapped)
+	}
+	if t.mem == nil && mapped != nil {
+		// The first slots of memory of their own: given back when the
+		// table is no longer used.
+		t.mem = &slotMem{}
+		runtime.AddCleanup(t, (*slotMem).free, t.mem)
+	}
+	if t.mem != nil {
+		t.mem.b = mapped
 	}
 }
 

@@ -2,7 +2,9 @@ package keyset
 
 import (
 	"fmt"
+	"runtime"
 	"testing"
+	"time"
 )
 
 func TestTable(t *testing.T) {
@@ -108,4 +110,36 @@ func BenchmarkAdd(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestMappedTable: a table big enough to have slots of their own memory
+// holds its hashes through resizes, from Go's heap to mapped memory and
+// from one mapping to the next, and gives its mapping back once it is no
+// longer used.
+func TestMappedTable(t *testing.T) {
+	h := NewHasher()
+	tab := New(1000) // on the heap; mapped from 1 MB of slots on
+	for i := range 300000 {
+		if _, dup := tab.Add(h.Of(fmt.Sprint("k", i)), i); dup {
+			t.Fatalf("key %d taken for another", i)
+		}
+	}
+	if tab.mem == nil || tab.mem.b == nil {
+		t.Fatal("a table of 300,000 hashes is not mapped")
+	}
+	for i := range 300000 {
+		if v, ok := tab.Get(h.Of(fmt.Sprint("k", i))); !ok || v != i {
+			t.Fatalf("Get %d: %d %v", i, v, ok)
+		}
+	}
+	mem := tab.mem
+	tab = nil
+	deadline := time.Now().Add(10 * time.Second)
+	for mem.b != nil {
+		if time.Now().After(deadline) {
+			t.Fatal("the mapping of a table no longer used is not given back")
+		}
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
 }
