@@ -81,6 +81,11 @@ func runScoreAll(ctx context.Context, opts ScoreOptions, io streams) error {
 	if len(tracks) == 0 {
 		return fmt.Errorf("%w: no results of %d in %s to score by the %d rules (import some with smtarena import, or give --year)", errNoResults, year, opts.DB, opts.Rules)
 	}
+	rows := 0
+	for _, ts := range tracks {
+		rows += ts.results
+	}
+	defer limitScoreMemory(rows)()
 	// The options of each track (the first error of these ends it all:
 	// they are the user's flags, not the data).
 	for _, ts := range tracks {
