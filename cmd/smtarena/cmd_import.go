@@ -96,13 +96,12 @@ func runImport(ctx context.Context, opts ImportOptions, args []string, io stream
 	}
 	// An import's live heap is its batches in flight and the block being
 	// built (the set of keys seen is memory of its own: keyset); what it
-	// reads is garbage at once. Collecting at twice the live heap (Go's
-	// default, said here because the environment's GOGC is not this
-	// command's to take) peaks at 0.6-0.66 GB per million rows of the
-	// StarExec exports of 2019 and 2020, whose rows take a kilobyte each,
-	// and 0.47 GB of the 2024 results JSON (issue 13: at most 1 GB);
-	// collecting at half again the live heap took 8 % longer, for 10-20 %
-	// less.
+	// reads is garbage at once. Collecting at twice the live heap (set
+	// here, whatever GOGC says: the figures depend on it) peaks at
+	// 0.6-0.66 GB per million rows of the StarExec exports of 2019 and
+	// 2020, whose rows take a kilobyte each, and 0.47 GB of the 2024
+	// results JSON (issue 13: at most 1 GB); collecting at half again the
+	// live heap took 8 % longer, for 10-20 % less.
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	st, err := store.Open(ctx, opts.DB)
 	if err != nil {
