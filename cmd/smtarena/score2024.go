@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
 
 	"github.com/smtarena/smtarena/internal/benchmark"
 	"github.com/smtarena/smtarena/internal/score"
@@ -137,16 +136,8 @@ func writeWebJSON(io streams, dir string, rep *score.Report, date string) error 
 	return writePages(io, dir, pages)
 }
 
-// pageFiles is held while a track's pages are written: the tracks of
-// --track all are scored at once, but creating files in two directories at
-// once is not faster (ext4 allocates their inodes one at a time) and costs
-// more CPU time, which the other tracks' scoring can use meanwhile.
-var pageFiles sync.Mutex
-
 // writePages writes page files into dir, creating it, and says so.
 func writePages(io streams, dir string, pages []score.Page) error {
-	pageFiles.Lock()
-	defer pageFiles.Unlock()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
