@@ -22,7 +22,9 @@ func (h Hasher) Of(s string) Hash { return Hash{maphash.String(h.a, s), maphash.
 
 // Table maps hashes to an int each (a line, a position). A hash and its
 // value share a slot, so that a probe touches one cache line: the tables
-// of an import are megabytes, and their probes miss the cache.
+// of an import are megabytes, and their probes miss the cache. A Table is
+// used through a pointer and never copied: a large one's slots are memory
+// of its own (makeSlots), given back when that Table is no longer used.
 type Table struct {
 	slots []slot
 	mem   *slotMem // the memory of slots if mapped (makeSlots)
