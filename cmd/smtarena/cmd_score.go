@@ -396,7 +396,7 @@ func rowsOf(ctx context.Context, st store.Store, f store.ResultFilter, competiti
 // the rows while they are cleared, and cannot stop the clearing goroutine
 // to read its stack either (clear is one call that cannot be
 // interrupted): it signals the goroutine again and again. Measured on
-// the 2024 tracks, a run in eight took half again as long. So --track
+// the 2024 tracks, 2 runs in 12 took half again as long. So --track
 // all makes the rows of the tracks that start together before any of
 // them runs (runScoreAll), in one call.
 func newRows(ns ...int) [][]score.Row {

@@ -101,9 +101,8 @@ func runScoreAll(ctx context.Context, opts ScoreOptions, io streams) error {
 	}
 	// The tracks are scored at once as far as their rows fit (rowBudget),
 	// the biggest first; each writes its pages once scored, while the next
-	// ones are read and scored.
-	// The rows of the tracks that start together are made before any of
-	// them runs (newRows says why).
+	// ones are read and scored. The rows of the tracks that start together
+	// are made before any of them runs (newRows says why).
 	budget := newRowBudget(tracks, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
 	for batch := range budget.schedule() {
