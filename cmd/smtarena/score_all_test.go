@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -218,4 +219,30 @@ func TestRowBudgetBatches(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("batches %v, want %v", got, want)
 	}
+}
+
+// TestLimitScoreMemory: scoring sets a soft memory limit of 0.75 GB per
+// million rows (at least 128 MB) and puts the old one back after; a limit
+// the environment sets (GOMEMLIMIT) is left alone.
+func TestLimitScoreMemory(t *testing.T) {
+	before := debug.SetMemoryLimit(-1)
+	for _, c := range []struct {
+		rows int
+		want int64
+	}{{1_000_000, 750_000_000}, {205_138, 153_853_500}, {100, 128 << 20}} {
+		restore := limitScoreMemory(c.rows)
+		if got := debug.SetMemoryLimit(-1); got != c.want {
+			t.Errorf("%d rows: limit %d, want %d", c.rows, got, c.want)
+		}
+		restore()
+		if got := debug.SetMemoryLimit(-1); got != before {
+			t.Errorf("%d rows: limit %d after, want %d back", c.rows, got, before)
+		}
+	}
+	t.Setenv("GOMEMLIMIT", "1GiB")
+	restore := limitScoreMemory(1_000_000)
+	if got := debug.SetMemoryLimit(-1); got != before {
+		t.Errorf("with GOMEMLIMIT set: limit %d, want %d (left alone)", got, before)
+	}
+	restore()
 }
