@@ -124,18 +124,21 @@ func TestMappedTable(t *testing.T) {
 			t.Fatalf("key %d taken for another", i)
 		}
 	}
-	if tab.mem == nil || tab.mem.b == nil {
-		t.Fatal("a table of 300,000 hashes is not mapped")
-	}
 	for i := range 300000 {
 		if v, ok := tab.Get(h.Of(fmt.Sprint("k", i))); !ok || v != i {
 			t.Fatalf("Get %d: %d %v", i, v, ok)
 		}
 	}
+	if runtime.GOOS != "linux" {
+		return // mapped on Linux only (slots_linux.go)
+	}
+	if tab.mem == nil || tab.mem.b == nil {
+		t.Fatal("a table of 300,000 hashes is not mapped")
+	}
 	mem := tab.mem
 	tab = nil
 	deadline := time.Now().Add(10 * time.Second)
-	for mem.b != nil {
+	for !mem.freed.Load() {
 		if time.Now().After(deadline) {
 			t.Fatal("the mapping of a table no longer used is not given back")
 		}

@@ -31,7 +31,9 @@ type Store interface {
 	Results(ctx context.Context, f ResultFilter) ([]Result, error)
 	// EachResult calls fn with each recorded result in the order of
 	// Results, without keeping them (scoring a year holds rows of its own);
-	// the Result passed is reused, and an error of fn ends the listing.
+	// the Result passed is reused, and an error of fn ends the listing. Its
+	// strings may be parts of a stored block of megabytes, which a string
+	// kept keeps alive whole: what fn keeps for long it copies (rowsOf).
 	EachResult(ctx context.Context, f ResultFilter, fn func(*Result) error) error
 	// CountResults counts the results Results would list.
 	CountResults(ctx context.Context, f ResultFilter) (int, error)

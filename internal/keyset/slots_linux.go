@@ -1,5 +1,3 @@
-//go:build unix
-
 package keyset
 
 import (
@@ -20,14 +18,12 @@ import (
 func makeSlots(n int) (slots []slot, mapped []byte) {
 	size := n * int(unsafe.Sizeof(slot{}))
 	if size < mappedSlots {
-		return make([]slot, n), nil
+		return heapSlots(n), nil
 	}
 	b, err := syscall.Mmap(-1, 0, size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE|syscall.MAP_POPULATE)
 	if err != nil {
 		// No memory to map: Go's heap will say so, or do.
-		s := make([]slot, n)
-		clear(s)
-		return s, nil
+		return heapSlots(n), nil
 	}
 	return unsafe.Slice((*slot)(unsafe.Pointer(unsafe.SliceData(b))), n), b
 }
