@@ -118,7 +118,7 @@ track's output under its name). Tracks without results of the year (or of
 	f.IntVar(&opts.Rules, "rules", 0, "rules year: "+score.RulesYears+" (required without --config)")
 	f.StringVar(&opts.Competition, "competition", "", "only the results of this competition (e.g. \"SMT-COMP 2019\")")
 	f.IntVar(&opts.Year, "year", 0, "the year of the results (default: the rules year)")
-	f.StringVar(&opts.Track, "track", opts.Track, "track: "+benchmark.TrackNames()+", or all (every track of the year with results)")
+	f.StringVar(&opts.Track, "track", opts.Track, "track: "+benchmark.TrackNames()+", challenge-non-incremental or challenge-incremental (2019), or all (every track of the year with results)")
 	f.StringVar(&opts.Division, "division", "", "print only this division (with --track all: in the tracks that have it)")
 	f.StringVar(&opts.Compat, "compat", "", "official: compute as SMT-COMP's scoring script did")
 	f.StringVar(&opts.Format, "format", opts.Format, "table, csv, json, yaml or web-json")
@@ -163,7 +163,7 @@ func runScore(ctx context.Context, opts ScoreOptions, io streams) error {
 		return err
 	}
 	defer st.Close()
-	n, err := st.CountResults(ctx, store.ResultFilter{Year: so.Year, Track: string(so.Track)})
+	n, err := st.CountResults(ctx, store.ResultFilter{Year: so.Year, Track: so.StoredTrack()})
 	if err != nil {
 		return err
 	}
@@ -429,9 +429,13 @@ func scoreOptions(opts *ScoreOptions) (score.Options, error) {
 	if _, err := score.RuleSet(opts.Rules); err != nil {
 		return score.Options{}, err
 	}
-	track, err := benchmark.ParseTrack(opts.Track)
-	if err != nil {
-		return score.Options{}, err
+	// A challenge track (2019) is scored as the track of its kind.
+	track, challenge := score.ChallengeTracks[opts.Track]
+	if !challenge {
+		var err error
+		if track, err = benchmark.ParseTrack(opts.Track); err != nil {
+			return score.Options{}, err
+		}
 	}
 	if err := score.CheckTrack(opts.Rules, track); err != nil {
 		return score.Options{}, err
@@ -456,7 +460,7 @@ func scoreOptions(opts *ScoreOptions) (score.Options, error) {
 			}
 		}
 	}
-	so := score.Options{Rules: opts.Rules, Year: year, Track: track, Compat: compat, TimeLimit: opts.TimeLimit, Cores: opts.Cores, Solvers: reg}
+	so := score.Options{Rules: opts.Rules, Year: year, Track: track, Challenge: challenge, Compat: compat, TimeLimit: opts.TimeLimit, Cores: opts.Cores, Solvers: reg}
 	if opts.Solvers != "" {
 		f, err := os.Open(opts.Solvers)
 		if err != nil {
@@ -556,7 +560,7 @@ func scoreStoredWith(ctx context.Context, st store.Store, opts ScoreOptions, so 
 	if !wantResults {
 		need = score.FactsOf(so)
 	}
-	rows, paths, err := rowsOf(ctx, st, store.ResultFilter{Year: year, Track: string(track), ImportedKeysless: !wantResults}, opts.Competition, track, opts.CheckSats, need, keep, room, io)
+	rows, paths, err := rowsOf(ctx, st, store.ResultFilter{Year: year, Track: so.StoredTrack(), ImportedKeysless: !wantResults}, opts.Competition, track, opts.CheckSats, need, keep, room, io)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -22,7 +23,7 @@ const allTracks = "all"
 // trackScore is what scoring one track of --track all gave: its output and
 // messages, printed once every track is done, in the order of the tracks.
 type trackScore struct {
-	track    benchmark.Track
+	track    string // its --track name
 	so       score.Options
 	results  int         // stored results of the year
 	rows     []score.Row // room for the rows, made before the track starts
@@ -69,7 +70,21 @@ func runScoreAll(ctx context.Context, opts ScoreOptions, io streams) error {
 		case score.CheckTrack(opts.Rules, t) != nil:
 			unruled = append(unruled, string(t))
 		default:
-			tracks = append(tracks, &trackScore{track: t, results: n})
+			tracks = append(tracks, &trackScore{track: string(t), results: n})
+		}
+	}
+	// The challenge tracks (2019), where there are results of them.
+	for _, name := range slices.Sorted(maps.Keys(score.ChallengeTracks)) {
+		n, err := st.CountResults(ctx, store.ResultFilter{Year: year, Track: name})
+		if err != nil {
+			return err
+		}
+		switch {
+		case n == 0:
+		case score.CheckTrack(opts.Rules, score.ChallengeTracks[name]) != nil:
+			unruled = append(unruled, name)
+		default:
+			tracks = append(tracks, &trackScore{track: name, results: n})
 		}
 	}
 	if len(none) > 0 {
@@ -90,7 +105,7 @@ func runScoreAll(ctx context.Context, opts ScoreOptions, io streams) error {
 	// they are the user's flags, not the data).
 	for _, ts := range tracks {
 		to := opts
-		to.Track = string(ts.track)
+		to.Track = ts.track
 		if ts.so, err = scoreOptions(&to); err != nil {
 			return fmt.Errorf("%s track: %w", ts.track, err)
 		}
@@ -118,9 +133,9 @@ func runScoreAll(ctx context.Context, opts ScoreOptions, io streams) error {
 			go func() {
 				defer wg.Done()
 				to := opts
-				to.Track = string(ts.track)
+				to.Track = ts.track
 				if to.Out != "" {
-					to.Out = filepath.Join(opts.Out, string(ts.track))
+					to.Out = filepath.Join(opts.Out, ts.track)
 				}
 				ts.fail = scoreTrack(ctx, st, to, ts, in, func() { budget.release(ts) }, streams{io.in, &ts.out, &ts.err})
 			}()
@@ -245,15 +260,15 @@ func printTracks(io streams, opts ScoreOptions, tracks []*trackScore) error {
 				continue
 			}
 			if rest, ok := strings.CutPrefix(l, "smtarena: "); ok {
-				l = "smtarena: " + string(ts.track) + " track: " + rest
+				l = "smtarena: " + ts.track + " track: " + rest
 			}
 			fmt.Fprint(io.err, l)
 		}
 		switch {
 		case errors.Is(ts.fail, errNoDivision):
-			noDiv = append(noDiv, string(ts.track))
+			noDiv = append(noDiv, ts.track)
 		case errors.Is(ts.fail, errNoResults): // none of --competition
-			noneOf = append(noneOf, string(ts.track))
+			noneOf = append(noneOf, ts.track)
 		case ts.fail != nil:
 			errs = append(errs, fmt.Errorf("%s track: %w", ts.track, ts.fail))
 		}

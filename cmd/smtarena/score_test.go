@@ -71,6 +71,59 @@ func TestScore2019ModelValidation(t *testing.T) {
 	}
 }
 
+// TestScore2019Challenge imports the 2019 challenge tracks' exports and
+// scores them from the command line, each by its name and both with
+// --track all: their twelve pages are the published ones; a challenge
+// track of another kind is refused.
+func TestScore2019Challenge(t *testing.T) {
+	dir := testenv.Shared(t, "official-results/2019")
+	db := filepath.Join(t.TempDir(), "s.db")
+	if code, stdout, errs := runCLI(t, "", "import", "--db", db, filepath.Join(dir, "results/Challenge_Track_non-incremental.csv.tar.xz"),
+		filepath.Join(dir, "results/Challenge_Track_incremental.csv.tar.xz")); code != 0 ||
+		!strings.Contains(stdout, "272 rows, 272 added") || !strings.Contains(stdout, "145 rows, 145 added") {
+		t.Fatalf("import: %d %s %s", code, stdout, errs)
+	}
+	args := func(track, out string) []string {
+		return []string{"score", "--db", db, "--rules", "2019", "--year", "2019", "--track", track, "--compat", "official",
+			"--solvers", filepath.Join(dir, "registration/solvers_divisions_final.csv"),
+			"--check-sats", filepath.Join(dir, "prep/incremental_num_check_sat.csv.tar.xz"), "--format", "yaml", "--out", out}
+	}
+	same := func(out, track string) {
+		t.Helper()
+		pages, _ := filepath.Glob(filepath.Join(dir, "pages", "*-"+track+".md"))
+		if len(pages) != 6 {
+			t.Fatalf("%d published %s pages, want 6", len(pages), track)
+		}
+		for _, want := range pages {
+			got, err := os.ReadFile(filepath.Join(out, filepath.Base(want)))
+			if err != nil {
+				t.Errorf("%s: %v", track, err)
+				continue
+			}
+			w, _ := os.ReadFile(want)
+			if stripDate(string(got)) != stripDate(string(w)) {
+				t.Errorf("%s differs from the published page:\n%s", filepath.Base(want), got)
+			}
+		}
+	}
+	for _, track := range []string{"challenge-non-incremental", "challenge-incremental"} {
+		out := filepath.Join(t.TempDir(), track)
+		if code, stdout, errs := runCLI(t, "", args(track, out)...); code != 0 || stdout != "wrote 6 pages to "+out+"\n" {
+			t.Fatalf("score --track %s: %d %q %s", track, code, stdout, errs)
+		}
+		same(out, track)
+	}
+	all := filepath.Join(t.TempDir(), "all")
+	if code, stdout, errs := runCLI(t, "", args("all", all)...); code != 0 || !strings.Contains(stdout, "wrote 6 pages to "+filepath.Join(all, "challenge-incremental")) {
+		t.Fatalf("score --track all: %d %q %s", code, stdout, errs)
+	}
+	same(filepath.Join(all, "challenge-non-incremental"), "challenge-non-incremental")
+	same(filepath.Join(all, "challenge-incremental"), "challenge-incremental")
+	if code, _, errs := runCLI(t, "", "score", "--db", db, "--rules", "2019", "--track", "challenge-unsat-core"); code == 0 || !strings.Contains(errs, "challenge-unsat-core") {
+		t.Errorf("an unknown challenge track: %d %s", code, errs)
+	}
+}
+
 func stripDate(s string) string {
 	var out []string
 	for _, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {

@@ -152,7 +152,14 @@ func (s *scorer) officialScore(r *rec, m *mode, inSet bool) (b bscore) {
 			b.e = 1
 		}
 	}
-	if b.n == 0 && inSet {
+	// Up to 2020 the script counted every run without a correct answer
+	// as unsolved in the sat and unsat scores too; later (the 2022 pages,
+	// and 2021 with the script's other change of that year above) only
+	// those of the score's benchmarks. The 2019 challenge pages: the unsat
+	// score of QF_BV, whose 7 benchmarks are sat, has 7 unsolved for every
+	// solver; the 2020 single-query pages: unsolved = n_benchmarks less
+	// the correct answers (ABVFP: 30 = 2 + 28).
+	if b.n == 0 && (inSet || s.o.Year < 2021) {
 		b.unsolved = 1
 	}
 	b.c, b.w = cpu, wall

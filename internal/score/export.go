@@ -20,15 +20,26 @@ type Page struct {
 	Text string
 }
 
-func trackKey(t benchmark.Track) string {
-	return "track_" + strings.ReplaceAll(string(t), "-", "_")
+// trackKey is the track's key in the pages (track_single_query; a
+// challenge track's: track_single_query_challenge).
+func trackKey(rep *Report) string {
+	k := "track_" + strings.ReplaceAll(string(rep.Track), "-", "_")
+	if rep.Challenge {
+		k += "_challenge"
+	}
+	return k
 }
 
-func pageExt(t benchmark.Track) string {
-	if t == benchmark.Proof {
+// pageExt ends the names of the track's pages (-single-query.md; a
+// challenge track's: -challenge-non-incremental.md, as it is stored).
+func pageExt(rep *Report) string {
+	switch {
+	case rep.Challenge:
+		return "-" + (Options{Track: rep.Track, Challenge: true}).StoredTrack() + ".md"
+	case rep.Track == benchmark.Proof:
 		return "-proof-exhibition.md"
 	}
-	return "-" + string(t) + ".md"
+	return "-" + string(rep.Track) + ".md"
 }
 
 // pyFloat prints a float as Python's repr does (the official pages are
@@ -75,14 +86,14 @@ var winnerKey = map[Kind]string{Sequential: "winner_seq", Parallel: "winner_par"
 func Pages(rep *Report, date string) []Page {
 	var out []Page
 	for i := range rep.Divisions {
-		out = append(out, Page{Name: rep.Divisions[i].Name + pageExt(rep.Track), Text: divisionPage(rep, &rep.Divisions[i], date)})
+		out = append(out, Page{Name: rep.Divisions[i].Name + pageExt(rep), Text: divisionPage(rep, &rep.Divisions[i], date)})
 	}
 	out = append(out, logicPages(rep, date)...)
 	if rep.Rules == 2022 {
-		out = append(out, Page{Name: "biggest-lead" + pageExt(rep.Track), Text: leadPage(rep, date)},
-			Page{Name: "largest-contribution" + pageExt(rep.Track), Text: contributionPage(rep, date)})
+		out = append(out, Page{Name: "biggest-lead" + pageExt(rep), Text: leadPage(rep, date)},
+			Page{Name: "largest-contribution" + pageExt(rep), Text: contributionPage(rep, date)})
 	}
-	out = append(out, Page{Name: "results" + pageExt(rep.Track), Text: summaryPage(rep)})
+	out = append(out, Page{Name: "results" + pageExt(rep), Text: summaryPage(rep)})
 	return out
 }
 
@@ -92,7 +103,7 @@ func divisionPage(rep *Report, d *Division, date string) string {
 	if rep.Year >= 2020 {
 		fmt.Fprintf(&b, "disagreements: disagreements_%d\n", rep.Year)
 	}
-	fmt.Fprintf(&b, "division: %s\ntrack: %s\nn_benchmarks: %d\ntime_limit: %s\nmem_limit: %s\n", d.Name, trackKey(rep.Track),
+	fmt.Fprintf(&b, "division: %s\ntrack: %s\nn_benchmarks: %d\ntime_limit: %s\nmem_limit: %s\n", d.Name, trackKey(rep),
 		d.Benchmarks, num(rep.TimeLimit), memLimit(rep))
 	if len(d.Logics) > 1 || listsLogics(rep, d) {
 		b.WriteString("logics:")
@@ -150,7 +161,7 @@ func writeStep(b *strings.Builder, rep *Report, e *Entry) {
 
 func compHeader(rep *Report, date, recognition string) string {
 	return fmt.Sprintf("---\nlayout: result_comp\nresultdate: %s\n\nyear: %d\n\nresults: results_%d\nparticipants: participants_%d\n\ntrack: %s\nrecognition: %s\n",
-		date, rep.Year, rep.Year, rep.Year, trackKey(rep.Track), recognition)
+		date, rep.Year, rep.Year, rep.Year, trackKey(rep), recognition)
 }
 
 func leadPage(rep *Report, date string) string {
@@ -235,7 +246,7 @@ func summaryPage(rep *Report) string {
 		dis = fmt.Sprintf("disagreements: disagreements_%d\n", rep.Year)
 	}
 	return fmt.Sprintf("---\nlayout: results_summary\ntrack: %s\nscores: %s\nyear: %d\nresults: results_%d\ndivisions: divisions_%d\nparticipants: participants_%d\n%s---\n",
-		trackKey(rep.Track), strings.Join(ks, ","), rep.Year, rep.Year, rep.Year, rep.Year, dis)
+		trackKey(rep), strings.Join(ks, ","), rep.Year, rep.Year, rep.Year, rep.Year, dis)
 }
 
 // WriteYAML writes every page, each preceded by a comment naming its file.
@@ -367,7 +378,7 @@ func stepsOf(rep *Report, r *Ranking) []jsonStep {
 func jsonDiv(rep *Report, d *Division, date string) jsonDivision {
 	j := jsonDivision{ResultDate: date, Year: rep.Year, Divisions: fmt.Sprintf("divisions_%d", rep.Year),
 		Participants: fmt.Sprintf("participants_%d", rep.Year), Disagreements: fmt.Sprintf("disagreements_%d", rep.Year),
-		Division: d.Name, IsCompetitive: d.Competitive, Track: trackKey(rep.Track), NBenchmarks: d.Benchmarks,
+		Division: d.Name, IsCompetitive: d.Competitive, Track: trackKey(rep), NBenchmarks: d.Benchmarks,
 		TimeLimit: rep.TimeLimit, MemLimit: rep.MemLimit, Logics: map[string]int{}, Layout: "result"}
 	for _, l := range d.Logics {
 		j.Logics[l.Logic] = l.Benchmarks
@@ -392,7 +403,7 @@ func jsonDiv(rep *Report, d *Division, date string) jsonDivision {
 
 // WriteJSON writes the report in the shape of the official results JSON.
 func WriteJSON(w io.Writer, rep *Report, date string) error {
-	out := jsonSummary{Track: trackKey(rep.Track), Rules: rep.Asked, RuleSet: rep.Rules, Document: rep.Document, Compat: string(rep.Compat), Layout: "results_summary",
+	out := jsonSummary{Track: trackKey(rep), Rules: rep.Asked, RuleSet: rep.Rules, Document: rep.Document, Compat: string(rep.Compat), Layout: "results_summary",
 		Divisions: []jsonDivision{}, Disagreements: rep.Disagreements, CompetitionWide: rep.CompetitionWide, Recognitions: rep.Recognitions}
 	if out.Disagreements == nil {
 		out.Disagreements = []Disagreement{}

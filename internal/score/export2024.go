@@ -135,7 +135,7 @@ type webBestOverall struct {
 func bestOverallPage(rep *Report, date string) webBestOverall {
 	y := rep.Year
 	b := webBestOverall{ResultDate: date, Year: y, Results: fmt.Sprintf("results_%d", y), Participants: fmt.Sprintf("participants_%d", y),
-		Track: trackKey(rep.Track), Recognition: "best_overall", Layout: "result_comp"}
+		Track: trackKey(rep), Recognition: "best_overall", Layout: "result_comp"}
 	get := func(k Kind) ([]webOverall, string, float64) {
 		out := []webOverall{}
 		for _, l := range rep.BestOverall[k] {
@@ -206,7 +206,7 @@ func webSteps(rep *Report, r *Ranking) []webStep {
 func webDiv(rep *Report, d *Division, date string, logics bool) webDivision {
 	y := rep.Year
 	w := webDivision{ResultDate: date, Year: y, Divisions: fmt.Sprintf("divisions_%d", y), Participants: fmt.Sprintf("participants_%d", y),
-		Disagreements: fmt.Sprintf("disagreements_%d", y), Division: d.Name, Track: trackKey(rep.Track), NBenchmarks: d.Benchmarks,
+		Disagreements: fmt.Sprintf("disagreements_%d", y), Division: d.Name, Track: trackKey(rep), NBenchmarks: d.Benchmarks,
 		TimeLimit: int(rep.TimeLimit), MemLimit: rep.MemLimit, Logics: map[string]int{}, Layout: "result"}
 	if y >= 2025 {
 		c := d.Competitive
@@ -232,7 +232,7 @@ func webDiv(rep *Report, d *Division, date string, logics bool) webDivision {
 func crossHeader[T any](rep *Report, date, recognition string, lines map[Kind][]T, winner func(T) string) webCross[T] {
 	y := rep.Year
 	c := webCross[T]{ResultDate: date, Year: y, Results: fmt.Sprintf("results_%d", y), Participants: fmt.Sprintf("participants_%d", y),
-		Track: trackKey(rep.Track), Recognition: recognition, Layout: "result_comp"}
+		Track: trackKey(rep), Recognition: recognition, Layout: "result_comp"}
 	get := func(k Kind) ([]T, string) {
 		ls := lines[k]
 		if ls == nil {
@@ -274,7 +274,7 @@ func WebPages(rep *Report, date string) ([]Page, error) {
 		out = append(out, p)
 		return nil
 	}
-	summary := webSummary{Track: trackKey(rep.Track), Divisions: []webDivision{}, Layout: "results_summary"}
+	summary := webSummary{Track: trackKey(rep), Divisions: []webDivision{}, Layout: "results_summary"}
 	for i := range rep.Divisions {
 		d := &rep.Divisions[i]
 		w := webDiv(rep, d, date, true)

@@ -88,7 +88,7 @@ func logicPages(rep *Report, date string) []Page {
 			if divs[l.Name] {
 				continue
 			}
-			out = append(out, Page{Name: l.Name + pageExt(rep.Track), Text: divisionPage(rep, l, date)})
+			out = append(out, Page{Name: l.Name + pageExt(rep), Text: divisionPage(rep, l, date)})
 		}
 	}
 	return out

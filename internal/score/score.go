@@ -60,6 +60,11 @@ type Options struct {
 	Rules int             // rules year: 2006, 2014, 2018, 2019 and later
 	Year  int             // the competition the rows come from (default Rules)
 	Track benchmark.Track // default single-query
+	// Challenge: the rows are a challenge track's (2019: the challenge
+	// tracks of single queries and of incremental benchmarks, the results
+	// stored as ChallengeTracks names them), scored as Track is; its pages
+	// are named after the challenge track, and T is 12 hours.
+	Challenge bool
 	// Compat = Official reproduces the organisers' published numbers.
 	Compat Compat
 	// TimeLimit is T in seconds; default: the competition's (Year) where
@@ -114,6 +119,7 @@ type Report struct {
 	Document  int // from 2019, as written: the text applied (2020, 2022, 2023, 2024)
 	Year      int
 	Track     benchmark.Track
+	Challenge bool // a challenge track's, scored as Track (Options.Challenge)
 	Compat    Compat
 	TimeLimit float64
 	MemLimit  int
@@ -285,6 +291,31 @@ func KindsOf(rules int, track benchmark.Track, compat Compat) []Kind {
 	return []Kind{Sequential, Parallel}
 }
 
+// ChallengeTracks are the names the challenge tracks' results are stored
+// under (the importer's, after the 2019 StarExec exports
+// Challenge_Track_non-incremental and Challenge_Track_incremental), each
+// with the track it is scored as.
+var ChallengeTracks = map[string]benchmark.Track{
+	"challenge-non-incremental": benchmark.SingleQuery,
+	"challenge-incremental":     benchmark.Incremental,
+}
+
+// StoredTrack is the name of the track whose stored results o scores.
+func (o Options) StoredTrack() string {
+	if o.Challenge {
+		for name, t := range ChallengeTracks {
+			if t == o.Track {
+				return name
+			}
+		}
+	}
+	return string(o.Track)
+}
+
+// challengeTimeLimit is the challenge tracks' T: 12 hours (2019's
+// challenge pages: time_limit 43200).
+const challengeTimeLimit = 43200
+
 // TimeLimit is the default T of a competition's track: the limit it ran
 // with where smtarena knows it, else what the rules say.
 func TimeLimit(rules, year int, track benchmark.Track) float64 {
@@ -352,6 +383,12 @@ func Score(rows []Row, o Options) (*Report, error) {
 	if o.Year == 0 {
 		o.Year = o.Rules
 	}
+	if o.Challenge && o.Track != benchmark.SingleQuery && o.Track != benchmark.Incremental {
+		return nil, fmt.Errorf("a challenge track is of single queries or of incremental benchmarks, not %s", o.Track)
+	}
+	if o.TimeLimit <= 0 && o.Challenge {
+		o.TimeLimit = challengeTimeLimit
+	}
 	if o.TimeLimit <= 0 {
 		o.TimeLimit = TimeLimit(o.Rules, o.Year, o.Track)
 		if is2024(o) && o.Year >= 2025 {
@@ -379,7 +416,7 @@ func Score(rows []Row, o Options) (*Report, error) {
 	rows, excluded := applyExclusions(rows, o.Exclude)
 	if is2024(o) {
 		rep := score2024Report(rows, o)
-		rep.Excluded = excluded
+		rep.Excluded, rep.Challenge = excluded, o.Challenge
 		modelVerdicts(rep, rows, o.Solvers)
 		return rep, nil
 	}
@@ -393,7 +430,7 @@ func Score(rows []Row, o Options) (*Report, error) {
 		s.doc = documentOf(o.Rules) // the text's departures from 2022's (rules_years.go)
 	}
 	rep := s.report()
-	rep.Excluded = excluded
+	rep.Excluded, rep.Challenge = excluded, o.Challenge
 	modelVerdicts(rep, rows, o.Solvers)
 	if len(o.Experimental) > 0 {
 		rep.Experimental = map[string]bool{}
